@@ -1,0 +1,31 @@
+# Third-party libraries, all from Debian packages (see scripts/install-deps).
+find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+
+# OpenBLAS: the serial build for tsan (see DESIGN.md), the OpenMP/pthreads one otherwise.
+if(TIDE_SERIAL_BLAS)
+  find_library(TIDE_BLAS_LIBRARY NAMES openblas
+               PATHS /usr/lib/x86_64-linux-gnu/openblas-serial NO_DEFAULT_PATH REQUIRED)
+else()
+  find_library(TIDE_BLAS_LIBRARY NAMES openblas
+               PATHS /usr/lib/x86_64-linux-gnu/openblas-pthread /usr/lib/x86_64-linux-gnu REQUIRED)
+endif()
+find_path(TIDE_CBLAS_INCLUDE cblas.h PATHS /usr/include/x86_64-linux-gnu/openblas-pthread
+          /usr/include/x86_64-linux-gnu /usr/include/openblas REQUIRED)
+add_library(tide_blas INTERFACE)
+target_link_libraries(tide_blas INTERFACE ${TIDE_BLAS_LIBRARY})
+target_include_directories(tide_blas SYSTEM INTERFACE ${TIDE_CBLAS_INCLUDE})
+
+if(TIDE_OPENMP)
+  find_package(OpenMP REQUIRED COMPONENTS CXX)
+endif()
+if(TIDE_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(TIDE_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()
+if(TIDE_BUILD_TOOLS)
+  find_package(CLI11 CONFIG REQUIRED)
+endif()

@@ -1,0 +1,102 @@
+#pragma once
+// Ops as free functions, named as torch.* and torch.nn.functional.*. They run on the device of
+// their operands, never on the current device; operands on two devices are an error.
+
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "tide/tensor.h"
+
+namespace tide {
+
+// elementwise
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha = 1);
+Tensor add(const Tensor& a, Scalar b, Scalar alpha = 1);
+Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha = 1);
+Tensor sub(const Tensor& a, Scalar b, Scalar alpha = 1);
+Tensor mul(const Tensor& a, const Tensor& b);
+Tensor mul(const Tensor& a, Scalar b);
+Tensor div(const Tensor& a, const Tensor& b);
+Tensor div(const Tensor& a, Scalar b);
+/// Out variants write into a preallocated `out` of the broadcast shape and result dtype.
+Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha = 1);
+Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha = 1);
+Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b);
+Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b);
+Tensor pow(const Tensor& a, const Tensor& exponent);
+Tensor pow(const Tensor& a, Scalar exponent);
+Tensor pow(Scalar a, const Tensor& exponent);
+Tensor maximum(const Tensor& a, const Tensor& b);
+Tensor minimum(const Tensor& a, const Tensor& b);
+Tensor eq(const Tensor& a, const Tensor& b);
+Tensor ne(const Tensor& a, const Tensor& b);
+Tensor lt(const Tensor& a, const Tensor& b);
+Tensor le(const Tensor& a, const Tensor& b);
+Tensor gt(const Tensor& a, const Tensor& b);
+Tensor ge(const Tensor& a, const Tensor& b);
+Tensor eq(const Tensor& a, Scalar b);
+Tensor ne(const Tensor& a, Scalar b);
+Tensor lt(const Tensor& a, Scalar b);
+Tensor le(const Tensor& a, Scalar b);
+Tensor gt(const Tensor& a, Scalar b);
+Tensor ge(const Tensor& a, Scalar b);
+Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
+Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
+Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
+Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
+Tensor neg(const Tensor& a);
+Tensor abs(const Tensor& a);
+Tensor exp(const Tensor& a);
+Tensor log(const Tensor& a);
+Tensor sqrt(const Tensor& a);
+Tensor relu(const Tensor& a);
+Tensor sigmoid(const Tensor& a);
+Tensor tanh(const Tensor& a);
+
+// reductions
+Tensor sum(const Tensor& a, std::optional<Dtype> dtype = std::nullopt);
+Tensor sum(const Tensor& a, int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt);
+Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim = false,
+           std::optional<Dtype> dtype = std::nullopt);
+Tensor mean(const Tensor& a, std::optional<Dtype> dtype = std::nullopt);
+Tensor mean(const Tensor& a, int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt);
+Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim = false,
+            std::optional<Dtype> dtype = std::nullopt);
+Tensor max(const Tensor& a);
+std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor min(const Tensor& a);
+std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor argmax(const Tensor& a);
+Tensor argmax(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor argmin(const Tensor& a);
+Tensor argmin(const Tensor& a, int64_t dim, bool keepdim = false);
+Tensor& sum_out(Tensor& out, const Tensor& a);
+
+// linear algebra
+Tensor matmul(const Tensor& a, const Tensor& b);
+Tensor mm(const Tensor& a, const Tensor& b);
+Tensor bmm(const Tensor& a, const Tensor& b);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta = 1,
+             Scalar alpha = 1);
+
+// shape
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim = 0);
+std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& a, std::vector<int64_t> split_sizes, int64_t dim = 0);
+Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
+
+// nn.functional
+Tensor softmax(const Tensor& a, int64_t dim);
+Tensor log_softmax(const Tensor& a, int64_t dim);
+enum class Reduction { None, Mean, Sum };
+/// input (N, C) or (C,) log-probabilities; target (N,) or () class indices (int64).
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                Reduction reduction = Reduction::Mean, int64_t ignore_index = -100);
+Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                     Reduction reduction = Reduction::Mean, int64_t ignore_index = -100);
+
+}  // namespace tide

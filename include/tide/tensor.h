@@ -1,0 +1,277 @@
+#pragma once
+// Tensor: a strided view of a Storage on one device. Cheap to copy (a refcounted handle);
+// views share storage. Math ops are declared here as methods and in ops.h as free functions.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tide/device.h"
+#include "tide/dim_vector.h"
+#include "tide/dtype.h"
+#include "tide/error.h"
+#include "tide/nested_list.h"
+#include "tide/scalar.h"
+#include "tide/storage.h"
+#include "tide/tensor_options.h"
+
+namespace tide {
+
+namespace cuda {
+class Stream;
+}
+
+/// A Python-style slice for Tensor::index: Slice(start, stop, step); nullopt ends mean "to the edge".
+struct Slice {
+  std::optional<int64_t> start, stop;
+  int64_t step = 1;
+  Slice(std::optional<int64_t> b = std::nullopt, std::optional<int64_t> e = std::nullopt,
+        int64_t s = 1)
+      : start(b), stop(e), step(s) {}
+};
+
+/// One entry of Tensor::index: an integer (selects, removes the dim) or a Slice (narrows).
+class TensorIndex {
+ public:
+  TensorIndex(int64_t i) : integer_(i), is_slice_(false) {}
+  TensorIndex(int i) : integer_(i), is_slice_(false) {}
+  TensorIndex(Slice s) : slice_(s), is_slice_(true) {}
+  bool is_slice() const { return is_slice_; }
+  int64_t integer() const { return integer_; }
+  const Slice& slice() const { return slice_; }
+
+ private:
+  int64_t integer_ = 0;
+  Slice slice_;
+  bool is_slice_;
+};
+
+struct TensorImpl {
+  Storage storage;
+  DimVector sizes;
+  DimVector strides;   // in elements
+  int64_t offset = 0;  // in elements
+  int64_t numel = 0;
+  Dtype dtype = kFloat32;
+  bool contiguous = true;
+
+  /// Recomputes numel and contiguity after sizes/strides change.
+  void refresh();
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  /// A tensor over `storage` with the given geometry.
+  Tensor(Storage storage, Dtype dtype, DimVector sizes, DimVector strides, int64_t offset);
+
+  // ---- attributes
+  bool defined() const { return impl_ != nullptr; }
+  Device device() const;
+  Dtype dtype() const { return impl_->dtype; }
+  std::vector<int64_t> sizes() const { return impl_->sizes.vec(); }
+  std::vector<int64_t> strides() const { return impl_->strides.vec(); }
+  /// The sizes without copying (internal use and hot paths).
+  const DimVector& shape() const { return impl_->sizes; }
+  const DimVector& stride_vector() const { return impl_->strides; }
+  int64_t size(int64_t dim) const;
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const { return impl_->sizes.size(); }
+  int64_t numel() const { return impl_->numel; }
+  int64_t storage_offset() const { return impl_->offset; }
+  size_t element_size() const { return tide::element_size(impl_->dtype); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_pinned() const;
+  bool is_contiguous() const { return impl_->contiguous; }
+  bool is_floating_point() const { return tide::is_floating_point(dtype()); }
+  /// -1 for cpu, the index for cuda.
+  int get_device() const;
+  TensorOptions options() const { return TensorOptions().device(device()).dtype(dtype()); }
+  const Storage& storage() const { return impl_->storage; }
+  TensorImpl* impl() const { return impl_.get(); }
+  bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+
+  /// Pointer to the first element; T must match dtype().
+  template <class T>
+  T* data_ptr() const {
+    TIDE_CHECK(dtype_v<T> == dtype(), "[Tensor::data_ptr] expected the tensor's dtype ",
+               name(dtype_v<T>), " but the tensor is ", name(dtype()),
+               "; call data_ptr with the matching C++ type or convert with .to(dtype)");
+    return static_cast<T*>(raw_data());
+  }
+  void* raw_data() const {
+    return static_cast<char*>(impl_->storage.data()) +
+           impl_->offset * static_cast<int64_t>(element_size());
+  }
+
+  // ---- moving between devices and dtypes (copy-like: the only cross-device operations)
+  Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Dtype dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, Dtype dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  Tensor cuda(int index = -1, bool non_blocking = false) const;
+  Tensor cuda(Device device, bool non_blocking = false) const;
+  Tensor cpu() const;
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  const Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
+  Tensor pin_memory() const;
+  void record_stream(const cuda::Stream& stream) const;
+  Tensor clone() const;
+
+  // ---- same device and dtype as *this
+  Tensor new_empty(std::vector<int64_t> sizes) const;
+  Tensor new_zeros(std::vector<int64_t> sizes) const;
+  Tensor new_ones(std::vector<int64_t> sizes) const;
+  Tensor new_full(std::vector<int64_t> sizes, Scalar value) const;
+  /// Dtype AND device of *this, as torch.
+  Tensor new_tensor(const NestedList& data) const;
+
+  // ---- in place
+  Tensor& fill_(Scalar value);
+  Tensor& fill_(const Tensor& value);
+  Tensor& zero_();
+  Tensor& normal_(double mean = 0, double std = 1);
+  Tensor& uniform_(double from = 0, double to = 1);
+
+  // ---- reading back (synchronizes, like torch)
+  template <class T>
+  T item() const;
+  Scalar item() const;
+  template <class T>
+  std::vector<T> tolist() const;
+
+  // ---- views (share storage)
+  Tensor view(std::vector<int64_t> sizes) const;
+  Tensor reshape(std::vector<int64_t> sizes) const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor permute(std::vector<int64_t> dims) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor expand(std::vector<int64_t> sizes) const;
+  Tensor expand_as(const Tensor& other) const;
+  Tensor contiguous() const;
+  Tensor slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
+               int64_t step = 1) const;
+  Tensor operator[](int64_t index) const;
+  Tensor index(std::initializer_list<TensorIndex> indices) const;
+  Tensor index(const std::vector<TensorIndex>& indices) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(std::vector<int64_t> split_sizes, int64_t dim = 0) const;
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+
+  // ---- elementwise math (broadcasting, torch's type promotion)
+  Tensor add(const Tensor& other, Scalar alpha = 1) const;
+  Tensor add(Scalar other, Scalar alpha = 1) const;
+  Tensor sub(const Tensor& other, Scalar alpha = 1) const;
+  Tensor sub(Scalar other, Scalar alpha = 1) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor mul(Scalar other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor div(Scalar other) const;
+  Tensor& add_(const Tensor& other, Scalar alpha = 1);
+  Tensor& add_(Scalar other, Scalar alpha = 1);
+  Tensor& sub_(const Tensor& other, Scalar alpha = 1);
+  Tensor& sub_(Scalar other, Scalar alpha = 1);
+  Tensor& mul_(const Tensor& other);
+  Tensor& mul_(Scalar other);
+  Tensor& div_(const Tensor& other);
+  Tensor& div_(Scalar other);
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(Scalar exponent) const;
+  Tensor maximum(const Tensor& other) const;
+  Tensor minimum(const Tensor& other) const;
+  Tensor eq(const Tensor& other) const;
+  Tensor eq(Scalar other) const;
+  Tensor ne(const Tensor& other) const;
+  Tensor ne(Scalar other) const;
+  Tensor lt(const Tensor& other) const;
+  Tensor lt(Scalar other) const;
+  Tensor le(const Tensor& other) const;
+  Tensor le(Scalar other) const;
+  Tensor gt(const Tensor& other) const;
+  Tensor gt(Scalar other) const;
+  Tensor ge(const Tensor& other) const;
+  Tensor ge(Scalar other) const;
+  Tensor where(const Tensor& condition, const Tensor& other) const;
+  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  Tensor neg() const;
+  Tensor abs() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor relu() const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+
+  // ---- reductions
+  Tensor sum(std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor sum(int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor sum(std::vector<int64_t> dims, bool keepdim = false,
+             std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor mean(std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor mean(int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor mean(std::vector<int64_t> dims, bool keepdim = false,
+              std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor max() const;
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  Tensor min() const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor argmax() const;
+  Tensor argmax(int64_t dim, bool keepdim = false) const;
+  Tensor argmin() const;
+  Tensor argmin(int64_t dim, bool keepdim = false) const;
+
+  // ---- linear algebra and nn
+  Tensor matmul(const Tensor& other) const;
+  Tensor mm(const Tensor& other) const;
+  Tensor bmm(const Tensor& other) const;
+  Tensor addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta = 1, Scalar alpha = 1) const;
+  Tensor softmax(int64_t dim) const;
+  Tensor log_softmax(int64_t dim) const;
+
+  // ---- printing
+  /// Exactly torch's repr, module prefix "tide.".
+  std::string str() const;
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, Scalar b);
+Tensor operator+(Scalar a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, Scalar b);
+Tensor operator-(Scalar a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, Scalar b);
+Tensor operator*(Scalar a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, Scalar b);
+Tensor operator/(Scalar a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+Tensor& operator+=(Tensor& a, const Tensor& b);
+Tensor& operator+=(Tensor& a, Scalar b);
+Tensor& operator-=(Tensor& a, const Tensor& b);
+Tensor& operator-=(Tensor& a, Scalar b);
+Tensor& operator*=(Tensor& a, const Tensor& b);
+Tensor& operator*=(Tensor& a, Scalar b);
+Tensor& operator/=(Tensor& a, const Tensor& b);
+Tensor& operator/=(Tensor& a, Scalar b);
+
+}  // namespace tide

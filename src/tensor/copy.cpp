@@ -1,0 +1,176 @@
+// Copies, dtype conversion, fill and reading values back to the host.
+
+#include <cstring>
+
+#include "kernels/convert.h"
+#include "kernels/cpu/elementwise.h"
+#include "tensor/tensor_internal.h"
+#include "tide/factories.h"
+#include "tide/tensor.h"
+
+namespace tide {
+namespace {
+
+void cpu_copy(const Tensor& dst, const Tensor& src) {
+  // copy_ broadcasts src to dst's shape, as torch; expand raises the error otherwise.
+  Tensor s = src.dim() == dst.dim() && src.shape() == dst.shape() ? src : src.expand(dst.sizes());
+  if (dst.dtype() == s.dtype() && dst.is_contiguous() && s.is_contiguous()) {
+    if (dst.numel() > 0 && dst.raw_data() != s.raw_data()) {
+      std::memcpy(dst.raw_data(), s.raw_data(), dst.nbytes());
+    }
+    return;
+  }
+  auto it = kernels::ElementwiseIter::build({&dst, &s});
+  dispatch_dtype(dst.dtype(), [&](auto out_tag) {
+    using Out = typename decltype(out_tag)::type;
+    dispatch_dtype(s.dtype(), [&](auto in_tag) {
+      using In = typename decltype(in_tag)::type;
+      kernels::unary_loop<Out, In>(it, [](In v) { return kernels::convert<Out>(v); });
+    });
+  });
+}
+
+}  // namespace
+
+const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
+  TIDE_CHECK(defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
+  (void)non_blocking;
+  TIDE_CHECK(device().is_cpu() && src.device().is_cpu(),
+             "[Tensor::copy_] copies involving ", (device().is_cpu() ? src.device() : device()),
+             " need a cuda backend, and none is available in this build");
+  cpu_copy(*this, src);
+  return *this;
+}
+
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+  static_cast<const Tensor*>(this)->copy_(src, non_blocking);
+  return *this;
+}
+
+Tensor Tensor::contiguous() const {
+  if (is_contiguous()) return *this;
+  return clone();
+}
+
+Tensor Tensor::clone() const {
+  Tensor out = detail::make_empty(impl_->sizes, dtype(), device());
+  out.copy_(*this);
+  return out;
+}
+
+Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
+  Device target = options.device();
+  Dtype dt = options.has_dtype() ? options.dtype() : dtype();
+  bool same_device = target == device() || (target.is_cpu() && device().is_cpu()) ||
+                     (target.is_cuda() && !target.has_index() && device().is_cuda() &&
+                      detail::resolve_device(target, "Tensor::to") == device());
+  if (same_device && dt == dtype() && !copy) return *this;
+  Device dst_device = same_device ? device() : detail::resolve_device(target, "Tensor::to");
+  Tensor out = detail::make_empty(impl_->sizes, dt, dst_device);
+  out.copy_(*this, non_blocking);
+  return out;
+}
+
+Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
+  return to(TensorOptions().device(device).dtype(dtype()), non_blocking, copy);
+}
+
+Tensor Tensor::to(Dtype dt, bool non_blocking, bool copy) const {
+  return to(TensorOptions().device(device()).dtype(dt), non_blocking, copy);
+}
+
+Tensor Tensor::to(Device device, Dtype dt, bool non_blocking, bool copy) const {
+  return to(TensorOptions().device(device).dtype(dt), non_blocking, copy);
+}
+
+Tensor Tensor::cuda(int index, bool non_blocking) const {
+  return to(Device(kCUDA, index), non_blocking);
+}
+
+Tensor Tensor::cuda(Device device, bool non_blocking) const {
+  TIDE_CHECK(device.is_cuda(), "[Tensor::cuda] expected a cuda device, got ", device,
+             "; use .to(device) to move to other devices");
+  return to(device, non_blocking);
+}
+
+Tensor Tensor::cpu() const { return to(Device(kCPU)); }
+
+Tensor Tensor::pin_memory() const {
+  TIDE_CHECK(false, "[Tensor::pin_memory] pinned memory needs a cuda backend (real or simulated), "
+                    "and none is available in this build");
+  return *this;
+}
+
+void Tensor::record_stream(const cuda::Stream&) const {
+  TIDE_CHECK(false, "[Tensor::record_stream] streams need a cuda backend, and none is available "
+                    "in this build");
+}
+
+Tensor& Tensor::fill_(Scalar value) {
+  dispatch_dtype(dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = value.to<T>();
+    if (is_contiguous()) {
+      T* p = static_cast<T*>(raw_data());
+      kernels::parallel_for(0, numel(), kernels::kGrainSize, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) p[i] = v;
+      });
+      return;
+    }
+    auto it = kernels::ElementwiseIter::build({this});
+    kernels::run_elementwise(it, [&](char** p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
+    });
+  });
+  return *this;
+}
+
+Tensor& Tensor::fill_(const Tensor& value) {
+  TIDE_CHECK(value.dim() == 0, "[Tensor::fill_] fill_ only supports 0-dimension value tensor but got "
+             "tensor with ", value.dim(), " dimensions");
+  return fill_(value.item());
+}
+
+Tensor& Tensor::zero_() { return fill_(0); }
+
+Scalar Tensor::item() const {
+  TIDE_CHECK(numel() == 1, "[Tensor::item] a Tensor with ", numel(),
+             " elements cannot be converted to Scalar; item() needs exactly one element");
+  Tensor host = device().is_cpu() ? *this : cpu();
+  return dispatch_dtype(dtype(), [&](auto tag) -> Scalar {
+    using T = typename decltype(tag)::type;
+    return Scalar(*static_cast<const T*>(host.raw_data()));
+  });
+}
+
+template <class T>
+T Tensor::item() const {
+  return item().to<T>();
+}
+
+template <class T>
+std::vector<T> Tensor::tolist() const {
+  Tensor host = (device().is_cpu() ? *this : cpu()).to(dtype_v<T>).contiguous();
+  const T* p = static_cast<const T*>(host.raw_data());
+  return std::vector<T>(p, p + host.numel());
+}
+
+// Explicit instantiations: every element type, plus the common aliases.
+template bool Tensor::item<bool>() const;
+template uint8_t Tensor::item<uint8_t>() const;
+template int32_t Tensor::item<int32_t>() const;
+template int64_t Tensor::item<int64_t>() const;
+template float Tensor::item<float>() const;
+template double Tensor::item<double>() const;
+template Half Tensor::item<Half>() const;
+template BFloat16 Tensor::item<BFloat16>() const;
+template std::vector<bool> Tensor::tolist<bool>() const;
+template std::vector<uint8_t> Tensor::tolist<uint8_t>() const;
+template std::vector<int32_t> Tensor::tolist<int32_t>() const;
+template std::vector<int64_t> Tensor::tolist<int64_t>() const;
+template std::vector<float> Tensor::tolist<float>() const;
+template std::vector<double> Tensor::tolist<double>() const;
+template std::vector<Half> Tensor::tolist<Half>() const;
+template std::vector<BFloat16> Tensor::tolist<BFloat16>() const;
+
+}  // namespace tide

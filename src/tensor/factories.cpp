@@ -1,0 +1,218 @@
+// Factories and the *_like / new_* families.
+
+#include "tide/factories.h"
+
+#include <cmath>
+
+#include "tensor/tensor_internal.h"
+#include "tide/allocator.h"
+
+namespace tide {
+namespace detail {
+
+Device resolve_device(Device device, const char* where) {
+  if (device.is_cpu()) {
+    TIDE_CHECK(device.index() <= 0, "[", where, "] cpu has a single device (cpu or cpu:0), got ",
+               device, "; use 'cpu'");
+    return Device(kCPU, 0);
+  }
+  TIDE_CHECK(false, "[", where, "] cannot use device ", device,
+             ": no cuda device is available (device count is 0). Use 'cpu', or run on a "
+             "machine with an NVIDIA GPU, or set TIDE_SIM_DEVICES=N for simulated GPUs");
+  return device;
+}
+
+Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinned) {
+  int64_t n = checked_numel(sizes, "empty");
+  Allocator* allocator = cpu_allocator();
+  (void)device;
+  Storage storage = Storage::allocate(static_cast<size_t>(n) * element_size(dtype), allocator, pinned);
+  return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
+}
+
+}  // namespace detail
+
+namespace {
+
+Tensor empty_with(const DimVector& sizes, const TensorOptions& o, Dtype default_dtype,
+                  const char* where) {
+  Device d = detail::resolve_device(o.device(), where);
+  TIDE_CHECK(!o.pinned_memory() || d.is_cpu(), "[", where, "] only cpu tensors can be pinned, but ",
+             "the device is ", d);
+  TIDE_CHECK(!o.pinned_memory(), "[", where, "] pinned memory needs a cuda backend (real or "
+             "simulated), and none is available in this build");
+  return detail::make_empty(sizes, o.has_dtype() ? o.dtype() : default_dtype, d, o.pinned_memory());
+}
+
+// The shape of a nested list follows its first elements down (as torch); then every node is
+// checked against it, and the widest leaf kind (bool < int < float) is collected.
+DimVector nested_shape(const NestedList& l) {
+  DimVector shape;
+  const NestedList* node = &l;
+  while (!node->is_leaf()) {
+    shape.push_back(static_cast<int64_t>(node->items().size()));
+    if (node->items().empty()) break;
+    node = &node->items().front();
+  }
+  return shape;
+}
+
+void check_nested(const NestedList& l, int64_t depth, const DimVector& shape, Scalar::Kind& kind,
+                  bool& any_leaf) {
+  if (l.is_leaf()) {
+    TIDE_CHECK(depth == shape.size(), "[tensor] expected a sequence of length ", shape[depth],
+               " at dim ", depth, " but found a number; nested lists must be rectangular");
+    kind = any_leaf ? std::max(kind, l.scalar().kind()) : l.scalar().kind();
+    any_leaf = true;
+    return;
+  }
+  int64_t n = static_cast<int64_t>(l.items().size());
+  TIDE_CHECK(depth < shape.size(), "[tensor] expected a number at dim ", depth,
+             " but found a sequence of length ", n, "; nested lists must be rectangular");
+  TIDE_CHECK(shape[depth] == n, "[tensor] expected sequence of length ", shape[depth], " at dim ",
+             depth, " (got ", n, ")");
+  for (const auto& item : l.items()) check_nested(item, depth + 1, shape, kind, any_leaf);
+}
+
+template <class T>
+void fill_nested(const NestedList& l, T*& out) {
+  if (l.is_leaf()) {
+    *out++ = l.scalar().to<T>();
+    return;
+  }
+  for (const auto& item : l.items()) fill_nested(item, out);
+}
+
+}  // namespace
+
+Tensor empty(std::vector<int64_t> sizes, TensorOptions options) {
+  return empty_with(DimVector(sizes), options, kFloat32, "empty");
+}
+
+Tensor empty_strided(std::vector<int64_t> sizes, std::vector<int64_t> strides, TensorOptions options) {
+  TIDE_CHECK(sizes.size() == strides.size(), "[empty_strided] sizes and strides must have the same "
+             "length, got ", sizes.size(), " and ", strides.size());
+  int64_t extent = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    TIDE_CHECK(sizes[i] >= 0 && strides[i] >= 0, "[empty_strided] sizes and strides must be non-negative");
+    if (sizes[i] == 0) extent = 0;
+  }
+  if (extent != 0) {
+    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
+  }
+  Tensor base = empty({extent}, options);
+  return Tensor(base.storage(), base.dtype(), DimVector(sizes), DimVector(strides), 0);
+}
+
+Tensor zeros(std::vector<int64_t> sizes, TensorOptions options) {
+  Tensor t = empty(std::move(sizes), options);
+  t.zero_();
+  return t;
+}
+
+Tensor ones(std::vector<int64_t> sizes, TensorOptions options) {
+  Tensor t = empty(std::move(sizes), options);
+  t.fill_(1);
+  return t;
+}
+
+Tensor full(std::vector<int64_t> sizes, Scalar value, TensorOptions options) {
+  Tensor t = empty_with(DimVector(sizes), options, value.default_dtype(), "full");
+  t.fill_(value);
+  return t;
+}
+
+Tensor scalar_tensor(Scalar value, TensorOptions options) {
+  return full({}, value, options.has_dtype() ? options : options.dtype(
+                                                             value.is_bool() ? kBool : value.is_integral() ? kInt64 : kFloat32));
+}
+
+Tensor tensor(const NestedList& data, TensorOptions options) {
+  DimVector shape = nested_shape(data);
+  Scalar::Kind kind = Scalar::Kind::Bool;
+  bool any_leaf = false;
+  check_nested(data, 0, shape, kind, any_leaf);
+  // torch.tensor([]) is float32; otherwise the widest leaf kind decides.
+  Dtype inferred = !any_leaf ? kFloat32
+                   : kind == Scalar::Kind::Bool ? kBool
+                   : kind == Scalar::Kind::Int  ? kInt64
+                                                : kFloat32;
+  Dtype dt = options.has_dtype() ? options.dtype() : inferred;
+  Tensor host = detail::make_empty(shape, dt, Device(kCPU, 0));
+  dispatch_dtype(dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = static_cast<T*>(host.raw_data());
+    fill_nested(data, p);
+  });
+  Device d = detail::resolve_device(options.device(), "tensor");
+  return d.is_cpu() ? host : host.to(d);
+}
+
+Tensor from_blob(void* data, std::vector<int64_t> sizes, TensorOptions options,
+                 std::function<void(void*)> deleter) {
+  DimVector s(sizes);
+  return from_blob(data, sizes, detail::contiguous_strides(s).vec(), options, std::move(deleter));
+}
+
+Tensor from_blob(void* data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+                 TensorOptions options, std::function<void(void*)> deleter) {
+  TIDE_CHECK(sizes.size() == strides.size(), "[from_blob] sizes and strides must have the same "
+             "length, got ", sizes.size(), " and ", strides.size());
+  Device d = detail::resolve_device(options.device(), "from_blob");
+  int64_t n = detail::checked_numel(DimVector(sizes), "from_blob");
+  Dtype dt = options.has_dtype() ? options.dtype() : kFloat32;
+  DataPtr ptr;
+  if (deleter) {
+    auto* ctx = new std::function<void(void*)>(std::move(deleter));
+    ptr = DataPtr(data, static_cast<size_t>(n) * element_size(dt), d, 0, ctx,
+                  [](void* c, void* p, size_t) {
+                    auto* f = static_cast<std::function<void(void*)>*>(c);
+                    (*f)(p);
+                    delete f;
+                  });
+  } else {
+    ptr = DataPtr(data, static_cast<size_t>(n) * element_size(dt), d, 0, nullptr, nullptr);
+  }
+  Storage storage(std::make_shared<StorageImpl>(std::move(ptr), false));
+  return Tensor(std::move(storage), dt, DimVector(sizes), DimVector(strides), 0);
+}
+
+namespace {
+TensorOptions like_options(const Tensor& like, const std::optional<TensorOptions>& o) {
+  TensorOptions r = like.options();
+  if (o) {
+    if (o->has_dtype()) r = r.dtype(o->dtype());
+    if (o->device() != Device(kCPU, -1)) r = r.device(o->device());
+  }
+  return r;
+}
+}  // namespace
+
+Tensor empty_like(const Tensor& like, std::optional<TensorOptions> o) {
+  return empty(like.sizes(), like_options(like, o));
+}
+Tensor zeros_like(const Tensor& like, std::optional<TensorOptions> o) {
+  return zeros(like.sizes(), like_options(like, o));
+}
+Tensor ones_like(const Tensor& like, std::optional<TensorOptions> o) {
+  return ones(like.sizes(), like_options(like, o));
+}
+Tensor full_like(const Tensor& like, Scalar value, std::optional<TensorOptions> o) {
+  return full(like.sizes(), value, like_options(like, o));
+}
+Tensor rand_like(const Tensor& like, std::optional<TensorOptions> o) {
+  return rand(like.sizes(), like_options(like, o));
+}
+Tensor randn_like(const Tensor& like, std::optional<TensorOptions> o) {
+  return randn(like.sizes(), like_options(like, o));
+}
+
+Tensor Tensor::new_empty(std::vector<int64_t> sizes) const { return empty(std::move(sizes), options()); }
+Tensor Tensor::new_zeros(std::vector<int64_t> sizes) const { return zeros(std::move(sizes), options()); }
+Tensor Tensor::new_ones(std::vector<int64_t> sizes) const { return ones(std::move(sizes), options()); }
+Tensor Tensor::new_full(std::vector<int64_t> sizes, Scalar value) const {
+  return full(std::move(sizes), value, options());
+}
+Tensor Tensor::new_tensor(const NestedList& data) const { return tensor(data, options()); }
+
+}  // namespace tide

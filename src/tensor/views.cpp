@@ -1,0 +1,327 @@
+// View ops: new geometry over the same storage. No data moves here, except reshape of a
+// tensor whose strides cannot express the new shape (then it copies, as torch).
+
+#include <numeric>
+
+#include "tensor/tensor_internal.h"
+#include "tide/factories.h"
+#include "tide/tensor.h"
+
+namespace tide {
+namespace {
+
+using detail::wrap_dim;
+
+Tensor make_view(const Tensor& t, DimVector sizes, DimVector strides, int64_t offset) {
+  return Tensor(t.storage(), t.dtype(), std::move(sizes), std::move(strides), offset);
+}
+
+// Resolves a single -1 in `shape` against numel, checking compatibility (torch's infer_size).
+DimVector infer_size(const std::vector<int64_t>& shape, int64_t numel, const char* where) {
+  DimVector out(shape);
+  int64_t infer = -1;
+  int64_t known = 1;
+  for (int64_t i = 0; i < out.size(); ++i) {
+    if (out[i] == -1) {
+      TIDE_CHECK(infer < 0, "[", where, "] only one dimension can be inferred (-1), got shape ",
+                 detail::shape_str(out));
+      infer = i;
+    } else {
+      TIDE_CHECK(out[i] >= 0, "[", where, "] invalid shape dimension ", out[i], " in ",
+                 detail::shape_str(out));
+      known *= out[i];
+    }
+  }
+  if (infer >= 0) {
+    TIDE_CHECK(known != 0 && numel % known == 0, "[", where, "] shape '",
+               detail::shape_str(out), "' is invalid for input of size ", numel);
+    out[infer] = numel / known;
+  } else {
+    TIDE_CHECK(known == numel, "[", where, "] shape '", detail::shape_str(out),
+               "' is invalid for input of size ", numel);
+  }
+  return out;
+}
+
+// Strides for viewing (sizes, strides) as new_sizes without copying, or false if impossible
+// (torch's computeStride: chunks of old dims that are contiguous among themselves).
+bool compute_view_strides(const DimVector& old_sizes, const DimVector& old_strides,
+                          const DimVector& new_sizes, DimVector& new_strides) {
+  new_strides = DimVector(new_sizes.size());
+  if (old_sizes.empty()) {
+    for (int64_t i = 0; i < new_sizes.size(); ++i) new_strides[i] = 1;
+    return true;
+  }
+  int64_t numel = 1;
+  for (int64_t s : old_sizes) numel *= s;
+  if (numel == 0) {
+    new_strides = detail::contiguous_strides(new_sizes);
+    return true;
+  }
+  int64_t view_d = new_sizes.size() - 1;
+  int64_t chunk_base_stride = old_strides.back();
+  int64_t tensor_numel = 1;
+  int64_t view_numel = 1;
+  for (int64_t tensor_d = old_sizes.size() - 1; tensor_d >= 0; --tensor_d) {
+    tensor_numel *= old_sizes[tensor_d];
+    if (tensor_d == 0 || (old_sizes[tensor_d - 1] != 1 &&
+                          old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d] == 1)) {
+        new_strides[view_d] = view_numel * chunk_base_stride;
+        view_numel *= new_sizes[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return false;
+      if (tensor_d > 0) {
+        chunk_base_stride = old_strides[tensor_d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  return view_d == -1;
+}
+
+}  // namespace
+
+Tensor Tensor::view(std::vector<int64_t> sizes) const {
+  DimVector shape = infer_size(sizes, numel(), "Tensor::view");
+  DimVector strides;
+  TIDE_CHECK(compute_view_strides(impl_->sizes, impl_->strides, shape, strides),
+             "[Tensor::view] view size is not compatible with input tensor's size and stride (at "
+             "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
+             "instead.");
+  return make_view(*this, std::move(shape), std::move(strides), impl_->offset);
+}
+
+Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
+  DimVector shape = infer_size(sizes, numel(), "Tensor::reshape");
+  DimVector strides;
+  if (compute_view_strides(impl_->sizes, impl_->strides, shape, strides)) {
+    return make_view(*this, std::move(shape), std::move(strides), impl_->offset);
+  }
+  return contiguous().view(sizes);
+}
+
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  if (dim() == 0) return reshape({1});
+  int64_t s = wrap_dim(start_dim, dim(), "Tensor::flatten");
+  int64_t e = wrap_dim(end_dim, dim(), "Tensor::flatten");
+  TIDE_CHECK(s <= e, "[Tensor::flatten] start_dim (", start_dim, ") cannot come after end_dim (",
+             end_dim, ")");
+  std::vector<int64_t> shape;
+  for (int64_t d = 0; d < s; ++d) shape.push_back(impl_->sizes[d]);
+  int64_t flat = 1;
+  for (int64_t d = s; d <= e; ++d) flat *= impl_->sizes[d];
+  shape.push_back(flat);
+  for (int64_t d = e + 1; d < dim(); ++d) shape.push_back(impl_->sizes[d]);
+  return reshape(shape);
+}
+
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  int64_t a = wrap_dim(dim0, dim(), "Tensor::transpose");
+  int64_t b = wrap_dim(dim1, dim(), "Tensor::transpose");
+  if (dim() == 0) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
+  DimVector sizes = impl_->sizes, strides = impl_->strides;
+  std::swap(sizes[a], sizes[b]);
+  std::swap(strides[a], strides[b]);
+  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+}
+
+Tensor Tensor::t() const {
+  TIDE_CHECK(dim() <= 2, "[Tensor::t] t() expects a tensor with <= 2 dimensions, but self is ",
+             dim(), "D; use transpose(dim0, dim1) or permute for more dimensions");
+  return dim() < 2 ? transpose(0, 0) : transpose(0, 1);
+}
+
+Tensor Tensor::permute(std::vector<int64_t> dims) const {
+  TIDE_CHECK(static_cast<int64_t>(dims.size()) == dim(),
+             "[Tensor::permute] number of dims don't match in permute: the tensor has ", dim(),
+             " dims but ", dims.size(), " were given");
+  DimVector sizes(dim()), strides(dim());
+  std::vector<bool> seen(static_cast<size_t>(dim()), false);
+  for (int64_t i = 0; i < dim(); ++i) {
+    int64_t d = wrap_dim(dims[static_cast<size_t>(i)], dim(), "Tensor::permute");
+    TIDE_CHECK(!seen[static_cast<size_t>(d)], "[Tensor::permute] repeated dim ", d,
+               " in permute; each dim must appear exactly once");
+    seen[static_cast<size_t>(d)] = true;
+    sizes[i] = impl_->sizes[d];
+    strides[i] = impl_->strides[d];
+  }
+  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+}
+
+Tensor Tensor::slice(int64_t dim_, std::optional<int64_t> start, std::optional<int64_t> stop,
+                     int64_t step) const {
+  TIDE_CHECK(dim() > 0, "[Tensor::slice] cannot slice a 0-dim tensor");
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::slice");
+  TIDE_CHECK(step > 0, "[Tensor::slice] slice step must be positive, got ", step);
+  int64_t n = impl_->sizes[d];
+  auto clampi = [n](int64_t v) {
+    if (v < 0) v += n;
+    return std::min(std::max<int64_t>(v, 0), n);
+  };
+  int64_t b = start ? clampi(*start) : 0;
+  int64_t e = stop ? clampi(*stop) : n;
+  if (e < b) e = b;
+  DimVector sizes = impl_->sizes, strides = impl_->strides;
+  sizes[d] = (e - b + step - 1) / step;
+  strides[d] *= step;
+  return make_view(*this, std::move(sizes), std::move(strides),
+                   impl_->offset + b * impl_->strides[d]);
+}
+
+Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
+  TIDE_CHECK(dim() > 0, "[Tensor::narrow] narrow() cannot be applied to a 0-dim tensor");
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::narrow");
+  int64_t n = impl_->sizes[d];
+  TIDE_CHECK(start >= -n && start <= n, "[Tensor::narrow] start (", start,
+             ") is out of bounds for dimension ", d, " of size ", n);
+  if (start < 0) start += n;
+  TIDE_CHECK(length >= 0 && start + length <= n, "[Tensor::narrow] start (", start,
+             ") + length (", length, ") exceeds dimension size (", n, ")");
+  return slice(d, start, start + length, 1);
+}
+
+Tensor Tensor::select(int64_t dim_, int64_t index) const {
+  TIDE_CHECK(dim() > 0, "[Tensor::select] select() cannot be applied to a 0-dim tensor");
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::select");
+  int64_t n = impl_->sizes[d];
+  TIDE_CHECK(index >= -n && index < n, "[Tensor::select] index ", index,
+             " is out of bounds for dimension ", d, " with size ", n);
+  if (index < 0) index += n;
+  DimVector sizes = impl_->sizes, strides = impl_->strides;
+  int64_t offset = impl_->offset + index * strides[d];
+  sizes.erase(d);
+  strides.erase(d);
+  return make_view(*this, std::move(sizes), std::move(strides), offset);
+}
+
+Tensor Tensor::operator[](int64_t index) const { return select(0, index); }
+
+Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
+  return index(std::vector<TensorIndex>(indices));
+}
+
+Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
+  TIDE_CHECK(static_cast<int64_t>(indices.size()) <= dim(), "[Tensor::index] too many indices for tensor of dimension ",
+             dim(), " (got ", indices.size(), ")");
+  Tensor r = *this;
+  int64_t d = 0;
+  for (const TensorIndex& ix : indices) {
+    if (ix.is_slice()) {
+      r = r.slice(d, ix.slice().start, ix.slice().stop, ix.slice().step);
+      ++d;
+    } else {
+      r = r.select(d, ix.integer());
+    }
+  }
+  return r;
+}
+
+Tensor Tensor::unsqueeze(int64_t dim_) const {
+  int64_t d = wrap_dim(dim_, dim() + 1, "Tensor::unsqueeze");
+  DimVector sizes = impl_->sizes, strides = impl_->strides;
+  int64_t st = d >= dim() ? 1 : sizes[d] * strides[d];
+  sizes.insert(d, 1);
+  strides.insert(d, st);
+  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+}
+
+Tensor Tensor::squeeze() const {
+  DimVector sizes, strides;
+  for (int64_t d = 0; d < dim(); ++d) {
+    if (impl_->sizes[d] != 1) {
+      sizes.push_back(impl_->sizes[d]);
+      strides.push_back(impl_->strides[d]);
+    }
+  }
+  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+}
+
+Tensor Tensor::squeeze(int64_t dim_) const {
+  if (dim() == 0) return make_view(*this, {}, {}, impl_->offset);
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::squeeze");
+  if (impl_->sizes[d] != 1) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
+  DimVector sizes = impl_->sizes, strides = impl_->strides;
+  sizes.erase(d);
+  strides.erase(d);
+  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+}
+
+Tensor Tensor::expand(std::vector<int64_t> target) const {
+  const int64_t nd = static_cast<int64_t>(target.size());
+  TIDE_CHECK(nd >= dim(), "[Tensor::expand] the number of sizes provided (", nd,
+             ") must be greater or equal to the number of dimensions in the tensor (", dim(), ")");
+  DimVector sizes(nd), strides(nd);
+  for (int64_t i = nd - 1; i >= 0; --i) {
+    int64_t src = i - (nd - dim());
+    int64_t want = target[static_cast<size_t>(i)];
+    if (src < 0) {
+      TIDE_CHECK(want >= 0, "[Tensor::expand] the expanded size of the tensor (", want,
+                 ") isn't allowed in a leading, non-existing dimension ", i);
+      sizes[i] = want;
+      strides[i] = 0;
+      continue;
+    }
+    int64_t have = impl_->sizes[src];
+    if (want == -1) want = have;
+    TIDE_CHECK(have == want || have == 1, "[Tensor::expand] The expanded size of the tensor (",
+               want, ") must match the existing size (", have, ") at non-singleton dimension ", i,
+               ".  Target sizes: ", detail::shape_str(DimVector(target)), ".  Tensor sizes: ",
+               detail::shape_str(impl_->sizes));
+    sizes[i] = want;
+    strides[i] = have == want ? impl_->strides[src] : 0;
+  }
+  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+}
+
+Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
+
+std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim_) const {
+  TIDE_CHECK(dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::split");
+  TIDE_CHECK(split_size > 0 || (split_size == 0 && impl_->sizes[d] == 0),
+             "[Tensor::split] split_size can only be 0 if dimension size is 0, but got "
+             "split_size ", split_size, " for dimension ", d, " of size ", impl_->sizes[d]);
+  int64_t n = impl_->sizes[d];
+  std::vector<Tensor> out;
+  if (n == 0) {
+    out.push_back(*this);
+    return out;
+  }
+  for (int64_t s = 0; s < n; s += split_size) out.push_back(narrow(d, s, std::min(split_size, n - s)));
+  return out;
+}
+
+std::vector<Tensor> Tensor::split(std::vector<int64_t> split_sizes, int64_t dim_) const {
+  TIDE_CHECK(dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::split");
+  int64_t total = std::accumulate(split_sizes.begin(), split_sizes.end(), int64_t{0});
+  TIDE_CHECK(total == impl_->sizes[d], "[Tensor::split] split_with_sizes expects split_sizes to sum "
+             "exactly to ", impl_->sizes[d], " (input tensor's size at dimension ", d,
+             "), but got split_sizes summing to ", total);
+  std::vector<Tensor> out;
+  int64_t s = 0;
+  for (int64_t len : split_sizes) {
+    TIDE_CHECK(len >= 0, "[Tensor::split] split_sizes must be non-negative, got ", len);
+    out.push_back(narrow(d, s, len));
+    s += len;
+  }
+  return out;
+}
+
+std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_) const {
+  TIDE_CHECK(dim() > 0, "[Tensor::chunk] chunk expects at least a 1-dimensional tensor");
+  TIDE_CHECK(chunks > 0, "[Tensor::chunk] chunk expects `chunks` to be greater than 0, got: ", chunks);
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::chunk");
+  int64_t n = impl_->sizes[d];
+  int64_t split_size = (n + chunks - 1) / chunks;
+  if (split_size == 0 && n == 0) {
+    std::vector<int64_t> sizes(static_cast<size_t>(chunks), 0);
+    return split(sizes, d);
+  }
+  return split(split_size, d);
+}
+
+}  // namespace tide
