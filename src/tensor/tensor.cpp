@@ -10,6 +10,7 @@ void TensorImpl::refresh() {
   for (int64_t s : sizes) n *= s;
   numel = n;
   contiguous = true;
+  if (n == 0) return;  // an empty tensor is contiguous whatever its strides, as torch
   int64_t expected = 1;
   for (int64_t d = sizes.size() - 1; d >= 0; --d) {
     if (sizes[d] == 1) continue;

@@ -85,6 +85,11 @@ int instantiate_floating() {
   n += touch(unary_kernel<T, kernels::SqrtOp<C>>);
   n += touch(unary_kernel<T, kernels::SigmoidOp<C>>);
   n += touch(unary_kernel<T, kernels::TanhOp<C>>);
+  n += touch(unary_kernel<T, kernels::SquareOp<C>>);
+  n += touch(unary_kernel<T, kernels::CubeOp<C>>);
+  n += touch(unary_kernel<T, kernels::ReciprocalOp<C>>);
+  n += touch(unary_kernel<T, kernels::InverseSquareOp<C>>);
+  n += touch(unary_kernel<T, kernels::RsqrtOp<C>>);
   return n;
 }
 
@@ -98,6 +103,8 @@ int instantiate_conversions_to() {
 
 int count_all() {
   int n = 0;
+  n += touch(binary_kernel<bool, bool, kernels::BoolAddOp>) + touch(binary_kernel<bool, bool, kernels::BoolMulOp>);
+  n += touch(unary_kernel<int64_t, kernels::SquareOp<int64_t>>);
   n += instantiate_arithmetic<uint8_t>() + instantiate_arithmetic<int32_t>() +
        instantiate_arithmetic<int64_t>() + instantiate_arithmetic<Half>() +
        instantiate_arithmetic<BFloat16>() + instantiate_arithmetic<float>() +

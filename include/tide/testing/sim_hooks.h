@@ -1,0 +1,38 @@
+#pragma once
+// Test-only controls of the simulated GPU backend. Never needed by user code.
+
+#include "tide/cuda/stream.h"
+
+namespace tide::testing {
+
+/// Presents `n` simulated GPUs as if TIDE_SIM_DEVICES=n (overriding the variable). Only
+/// before the cuda backend's first use; afterwards it raises tide::Error, since the backend
+/// is chosen once per process. CUDA_VISIBLE_DEVICES still applies.
+void set_sim_devices_for_testing(int n);
+/// Whether cuda devices in this process are simulated (initializes the backend).
+bool sim_active();
+
+/// Stops the stream's worker before its next task: later work stays queued (and query()
+/// false) until release_stream. A task already running finishes. Raises unless simulated.
+void hold_stream(const cuda::Stream& stream);
+/// Lets a held stream's worker run its queued tasks again.
+void release_stream(const cuda::Stream& stream);
+
+/// RAII hold_stream/release_stream.
+class StreamHold {
+ public:
+  explicit StreamHold(const cuda::Stream& stream) : stream_(stream) { hold_stream(stream_); }
+  ~StreamHold() { release(); }
+  StreamHold(const StreamHold&) = delete;
+  StreamHold& operator=(const StreamHold&) = delete;
+  void release() {
+    if (held_) release_stream(stream_);
+    held_ = false;
+  }
+
+ private:
+  cuda::Stream stream_;
+  bool held_ = true;
+};
+
+}  // namespace tide::testing

@@ -1,0 +1,565 @@
+#!/usr/bin/env python3
+"""Writes tests/data/op_goldens.json: inputs and torch's outputs for tide's ops.
+
+Run with a Python that has torch (Debian: /usr/bin/python3 with python3-torch, torch 1.13):
+
+    /usr/bin/python3 scripts/gen_op_goldens.py
+
+Each golden is
+    {"name", "op", "inputs": [tensor...], "args": {...}, "outputs": [tensor...]}
+or, for a call torch rejects, {"name", "op", "inputs", "args", "raises": torch's message,
+"message"?: the words of it tide must repeat (TORCH_WORDING)}.
+A tensor is {"dtype", "shape", "values"}: values flat and row-major, non-finite floats as the
+strings "nan", "inf", "-inf". Input values are exactly representable in their dtype; float32
+outputs are written in their shortest round-trip form. tests/ops/torch_golden_test.cpp reads
+"op" and "args" as follows:
+
+  add, sub          inputs [a, b]; args {alpha?}
+  add_scalar, sub_scalar   inputs [a]; args {other, alpha?}
+  mul, div          inputs [a, b]   mul_scalar, div_scalar: [a], {other}
+  pow               inputs [a, b]   pow_scalar: [a], {exponent}   scalar_pow: [b], {base}
+  maximum, minimum  inputs [a, b]
+  eq ne lt le gt ge inputs [a, b]   eq_scalar ... ge_scalar: [a], {other}
+  where             inputs [condition, a, b]   where_scalar_other: [condition, a], {other}
+  clamp             inputs [a]; args {min?, max?}
+  neg abs exp log sqrt relu sigmoid tanh   inputs [a]
+  sum, mean         inputs [a]; args {dim? (int or list), keepdim?, dtype?}
+  max, min          inputs [a]; args {dim?, keepdim?}: with dim two outputs (values, indices)
+  argmax, argmin    inputs [a]; args {dim?, keepdim?}
+  matmul            inputs [a, b]
+  softmax, log_softmax   inputs [a]; args {dim}
+  cat, stack        inputs [tensors...]; args {dim}
+  index_select      inputs [a, index]; args {dim}
+  nll_loss, cross_entropy   inputs [input, target, weight?]; args {reduction, ignore_index?}
+
+Scalars keep their JSON type: 2 is an integer Scalar, 2.0 a floating one (this matters for
+type promotion, as in torch).
+"""
+
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "tests", "data", "op_goldens.json")
+
+DTYPES = {
+    "bool": torch.bool,
+    "uint8": torch.uint8,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float32": torch.float32,
+    "float64": torch.float64,
+}
+DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
+
+
+def float_json(v, dtype):
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if dtype == torch.float64:
+        return v
+    # Shortest decimal that rounds back to the same float32 (half/bfloat16 widen exactly).
+    f = np.float32(v)
+    short = float(repr(f))
+    assert np.float32(short) == f, (v, short)
+    return short
+
+
+def tensor_json(t):
+    t = t.detach().contiguous()
+    flat = t.reshape(-1)
+    if t.dtype.is_floating_point:
+        values = [float_json(v, t.dtype) for v in flat.double().tolist()]
+    else:
+        values = flat.tolist()
+    return {"dtype": DTYPE_NAMES[t.dtype], "shape": list(t.shape), "values": values}
+
+
+GOLDENS = []
+
+# For rejected calls whose wording users know from torch: the part of torch's message tide must
+# repeat (after its "[function] " prefix). Other rejections only require a tide::Error.
+TORCH_WORDING = {
+    "sub_bools_rejected": "with two bool tensors is not supported",
+    "sub_bool_int64": "with a bool tensor is not supported",
+    "sub_bool_float32": "with a bool tensor is not supported",
+    "neg_bool": "on a bool tensor is not supported",
+    "add_broadcast_mismatch_rejected": "must match the size of tensor b (4) at non-singleton dimension 1",
+    "sum_dim_out_of_range_rejected": "Dimension out of range",
+    "mean_dim_out_of_range_rejected": "Dimension out of range",
+    "softmax_dim_out_of_range_rejected": "Dimension out of range",
+    "log_softmax_dim_out_of_range_rejected": "Dimension out of range",
+    "mean_int64_rejected": "could not infer output dtype",
+    "max_empty_rejected": "Expected reduction dim to be specified for input.numel() == 0",
+    "min_empty_rejected": "Expected reduction dim to be specified for input.numel() == 0",
+    "matmul_shape_mismatch_rejected": "shapes cannot be multiplied (3x4 and 5x2)",
+    "cat_shape_mismatch_rejected": "Sizes of tensors must match except in dimension 0",
+    "stack_shape_mismatch_rejected": "stack expects each tensor to be equal size",
+    "index_select_out_of_range_rejected": "index out of range in self",
+    "index_select_float_index_rejected": "Expected dtype int32 or int64 for index",
+    "cross_entropy_target_out_of_range_rejected": "Target 5 is out of bounds",
+    "cross_entropy_batch_mismatch_rejected": "Expected input batch_size (4) to match target batch_size (3)",
+}
+
+
+def golden(name, op, inputs, args, fn):
+    assert all(c.isalnum() or c == "_" for c in name), name
+    assert name not in {g["name"] for g in GOLDENS}, name
+    g = {"name": name, "op": op, "inputs": [tensor_json(t) for t in inputs], "args": args}
+    try:
+        out = fn()
+    except (RuntimeError, IndexError, ValueError) as e:
+        g["raises"] = str(e).split("\n")[0]
+        if name in TORCH_WORDING:
+            assert TORCH_WORDING[name] in g["raises"], (name, g["raises"])
+            g["message"] = TORCH_WORDING[name]
+    else:
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        g["outputs"] = [tensor_json(o) for o in outs]
+    GOLDENS.append(g)
+
+
+# ---- deterministic inputs: small multiples of 1/8 (exact in every float dtype), no ties for
+# max/min/argmax so that every correct implementation picks the same index.
+
+_gen = torch.Generator().manual_seed(20240601)
+
+
+def floats(*shape, dtype=torch.float32, lo=-24, hi=25, scale=0.125):
+    return (torch.randint(lo, hi, shape, generator=_gen).double() * scale).to(dtype)
+
+
+def distinct(*shape, dtype=torch.float32):
+    n = int(np.prod(shape)) if shape else 1
+    perm = torch.randperm(n, generator=_gen).double() - n // 2
+    return (perm * 0.25).reshape(shape).to(dtype)
+
+
+def ints(*shape, dtype=torch.int64, lo=-9, hi=10):
+    return torch.randint(lo, hi, shape, generator=_gen).to(dtype)
+
+
+def bools(*shape):
+    return torch.randint(0, 2, shape, generator=_gen).bool()
+
+
+def positive(*shape, dtype=torch.float32):
+    return floats(*shape, dtype=dtype, lo=1, hi=33)
+
+
+def binary_cases():
+    pairs = [
+        ("same_shape_float", floats(2, 3), floats(2, 3)),
+        ("broadcast_row", floats(3, 4), floats(4)),
+        ("broadcast_column", floats(3, 1), floats(1, 4)),
+        ("broadcast_3d", floats(2, 1, 3), floats(4, 1)),
+        ("int64_int64", ints(5), ints(5)),
+        ("int64_float32", ints(2, 3), floats(3)),
+        ("int32_int64", ints(4, dtype=torch.int32), ints(4)),
+        ("int32_float32", ints(2, 2, dtype=torch.int32), floats(2, 2)),
+        ("bool_int64", bools(6), ints(6)),
+        ("bool_float32", bools(2, 3), floats(2, 3)),
+        ("float32_float64", floats(3), floats(3, dtype=torch.float64)),
+        ("zero_dim_and_vector", floats(), floats(4)),
+        ("zero_dim_int64_does_not_promote_float32", ints(), floats(3)),
+        ("zero_dim_float64_does_not_promote_float32", floats(dtype=torch.float64), floats(3)),
+        ("zero_dim_float32_promotes_int64", floats(), ints(3)),
+        ("empty", floats(0, 3), floats(3)),
+    ]
+    for op, fn in [("add", torch.add), ("sub", torch.sub), ("mul", torch.mul)]:
+        for name, a, b in pairs:
+            if op == "sub" and (a.dtype == torch.bool and b.dtype == torch.bool):
+                continue
+            golden(f"{op}_{name}", op, [a, b], {}, lambda a=a, b=b: fn(a, b))
+    a, b = ints(4), ints(4)
+    golden("add_alpha_int", "add", [a, b], {"alpha": 3}, lambda: torch.add(a, b, alpha=3))
+    a, b = floats(2, 3), floats(3)
+    golden("add_alpha_float", "add", [a, b], {"alpha": 0.5}, lambda: torch.add(a, b, alpha=0.5))
+    golden("sub_alpha_float", "sub", [a, b], {"alpha": -2.5}, lambda: torch.sub(a, b, alpha=-2.5))
+    b1, b2 = bools(3), bools(3)
+    golden("sub_bools_rejected", "sub", [b1, b2], {}, lambda: torch.sub(b1, b2))
+    m1, m2 = floats(2, 3), floats(4)
+    golden("add_broadcast_mismatch_rejected", "add", [m1, m2], {}, lambda: torch.add(m1, m2))
+
+    # true division: integers divide to float32
+    div_pairs = [
+        ("float", floats(2, 3), floats(2, 3, lo=1, hi=20)),
+        ("int64", ints(6), ints(6, lo=1, hi=7)),
+        ("int64_by_zero", torch.tensor([1, -1, 0]), torch.tensor([0, 0, 0])),
+        ("float_by_zero", torch.tensor([1.0, -1.0, 0.0]), torch.tensor([0.0, 0.0, 0.0])),
+        ("int32_float32_broadcast", ints(3, 1, dtype=torch.int32), floats(4, lo=1, hi=9)),
+        ("bool_int64", bools(4), ints(4, lo=1, hi=5)),
+    ]
+    for name, a, b in div_pairs:
+        golden(f"div_{name}", "div", [a, b], {}, lambda a=a, b=b: torch.div(a, b))
+
+    scalar_cases = [
+        ("float_tensor_int_scalar", floats(2, 3), 2),
+        ("float_tensor_float_scalar", floats(2, 3), 0.5),
+        ("int64_tensor_int_scalar", ints(4), 3),
+        ("int64_tensor_float_scalar", ints(4), 2.5),
+        ("int32_tensor_int_scalar", ints(4, dtype=torch.int32), -4),
+        ("bool_tensor_int_scalar", bools(4), 2),
+        ("float64_tensor_float_scalar", floats(3, dtype=torch.float64), 0.75),
+    ]
+    for op, fn in [("add_scalar", torch.add), ("sub_scalar", torch.sub), ("mul_scalar", torch.mul),
+                   ("div_scalar", torch.div)]:
+        for name, a, s in scalar_cases:
+            if op == "sub_scalar" and a.dtype == torch.bool:
+                continue
+            golden(f"{op}_{name}", op, [a], {"other": s}, lambda a=a, s=s: fn(a, s))
+    a = floats(3)
+    golden("add_scalar_alpha", "add_scalar", [a], {"other": 2, "alpha": 3}, lambda: torch.add(a, 2, alpha=3))
+
+
+def pow_cases():
+    a, b = positive(2, 3), floats(2, 3, lo=-3, hi=4)
+    golden("pow_float_float", "pow", [a, b], {}, lambda: torch.pow(a, b))
+    a, b = ints(5, lo=-3, hi=4), ints(5, lo=0, hi=4)
+    golden("pow_int64_int64", "pow", [a, b], {}, lambda: torch.pow(a, b))
+    a, b = ints(2, 3, lo=1, hi=5), floats(3, lo=-2, hi=3)
+    golden("pow_int64_float_broadcast", "pow", [a, b], {}, lambda: torch.pow(a, b))
+    a = floats(4)
+    golden("pow_scalar_int", "pow_scalar", [a], {"exponent": 2}, lambda: torch.pow(a, 2))
+    golden("pow_scalar_half", "pow_scalar", [a.abs()], {"exponent": 0.5}, lambda: torch.pow(a.abs(), 0.5))
+    golden("pow_scalar_negative_base_fraction", "pow_scalar", [torch.tensor([-4.0, 4.0])], {"exponent": 0.5},
+           lambda: torch.pow(torch.tensor([-4.0, 4.0]), 0.5))
+    a = ints(4, lo=0, hi=5)
+    golden("pow_scalar_int64_int", "pow_scalar", [a], {"exponent": 3}, lambda: torch.pow(a, 3))
+    golden("pow_scalar_int64_float", "pow_scalar", [a], {"exponent": 0.5}, lambda: torch.pow(a, 0.5))
+    b = floats(4, lo=-3, hi=4)
+    golden("scalar_pow_float", "scalar_pow", [b], {"base": 2.0}, lambda: torch.pow(2.0, b))
+    b = ints(4, lo=0, hi=5)
+    golden("scalar_pow_int64", "scalar_pow", [b], {"base": 3}, lambda: torch.pow(3, b))
+
+
+def max_min_cases():
+    nan = float("nan")
+    pairs = [
+        ("float", floats(2, 3), floats(2, 3)),
+        ("broadcast", floats(3, 1), floats(4)),
+        ("int64", ints(5), ints(5)),
+        ("int32_int64", ints(4, dtype=torch.int32), ints(4)),
+        ("int64_float32", ints(4), floats(4)),
+        ("nan_propagates", torch.tensor([nan, 1.0, 2.0]), torch.tensor([0.0, nan, 1.0])),
+        ("bool", bools(4), bools(4)),
+    ]
+    for op, fn in [("maximum", torch.maximum), ("minimum", torch.minimum)]:
+        for name, a, b in pairs:
+            golden(f"{op}_{name}", op, [a, b], {}, lambda a=a, b=b, fn=fn: fn(a, b))
+
+
+def comparison_cases():
+    nan = float("nan")
+    a = floats(3, 4, lo=-3, hi=4)
+    pairs = [
+        ("float", a, floats(3, 4, lo=-3, hi=4)),
+        ("broadcast", a, floats(4, lo=-3, hi=4)),
+        ("int64_float32", ints(3, 4, lo=-2, hi=3), floats(4, lo=-2, hi=3, scale=0.5)),
+        ("int32_int64", ints(6, dtype=torch.int32, lo=-2, hi=3), ints(6, lo=-2, hi=3)),
+        ("bool", bools(5), bools(5)),
+        ("nan", torch.tensor([nan, 1.0, nan]), torch.tensor([nan, nan, 1.0])),
+    ]
+    for op in ["eq", "ne", "lt", "le", "gt", "ge"]:
+        fn = getattr(torch, op)
+        for name, x, y in pairs:
+            golden(f"{op}_{name}", op, [x, y], {}, lambda x=x, y=y, fn=fn: fn(x, y))
+        golden(f"{op}_scalar_float", f"{op}_scalar", [a], {"other": 0.5}, lambda fn=fn: fn(a, 0.5))
+        i = ints(5, lo=-2, hi=3)
+        golden(f"{op}_scalar_int64_float_scalar", f"{op}_scalar", [i], {"other": 0.5},
+               lambda fn=fn, i=i: fn(i, 0.5))
+        golden(f"{op}_scalar_int64_int_scalar", f"{op}_scalar", [i], {"other": 1}, lambda fn=fn, i=i: fn(i, 1))
+
+
+def where_cases():
+    c = bools(2, 3)
+    a, b = floats(2, 3), floats(2, 3)
+    golden("where_float", "where", [c, a, b], {}, lambda: torch.where(c, a, b))
+    c2, a2, b2 = bools(3, 1), floats(4), floats(3, 4)
+    golden("where_broadcast", "where", [c2, a2, b2], {}, lambda: torch.where(c2, a2, b2))
+    a3, b3 = ints(2, 3), floats(3)
+    golden("where_int64_float32", "where", [c, a3, b3], {}, lambda: torch.where(c, a3, b3))
+    a4, b4 = ints(2, 3, dtype=torch.int32), ints(2, 3)
+    golden("where_int32_int64", "where", [c, a4, b4], {}, lambda: torch.where(c, a4, b4))
+    golden("where_scalar_other_float", "where_scalar_other", [c, a], {"other": 0.0},
+           lambda: torch.where(c, a, 0.0))
+    golden("where_scalar_other_int_with_float", "where_scalar_other", [c, a], {"other": 2},
+           lambda: torch.where(c, a, 2))
+
+
+def clamp_cases():
+    a = floats(2, 4)
+    golden("clamp_min_max_float", "clamp", [a], {"min": -1.0, "max": 1.5}, lambda: torch.clamp(a, -1.0, 1.5))
+    golden("clamp_min_only", "clamp", [a], {"min": 0.0}, lambda: torch.clamp(a, min=0.0))
+    golden("clamp_max_only", "clamp", [a], {"max": 0.25}, lambda: torch.clamp(a, max=0.25))
+    golden("clamp_float_int_bounds", "clamp", [a], {"min": -1, "max": 1}, lambda: torch.clamp(a, -1, 1))
+    i = ints(6)
+    golden("clamp_int64_int_bounds", "clamp", [i], {"min": -2, "max": 3}, lambda: torch.clamp(i, -2, 3))
+    golden("clamp_int64_float_bound", "clamp", [i], {"min": 0.5}, lambda: torch.clamp(i, min=0.5))
+    golden("clamp_min_above_max", "clamp", [a], {"min": 1.0, "max": -1.0}, lambda: torch.clamp(a, 1.0, -1.0))
+    nan = float("nan")
+    n = torch.tensor([nan, -3.0, 3.0])
+    golden("clamp_nan_stays_nan", "clamp", [n], {"min": -1.0, "max": 1.0}, lambda: torch.clamp(n, -1.0, 1.0))
+
+
+def unary_cases():
+    nan, inf = float("nan"), float("inf")
+    special = torch.tensor([0.0, -0.0, 1.0, -1.0, inf, -inf, nan, 80.0, -80.0])
+    wide = floats(3, 4, lo=-40, hi=41)
+    for op in ["neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh"]:
+        fn = getattr(torch, op)
+        golden(f"{op}_float", op, [wide], {}, lambda fn=fn: fn(wide))
+        golden(f"{op}_special_values", op, [special], {}, lambda fn=fn: fn(special))
+        golden(f"{op}_float64", op, [wide.double()], {}, lambda fn=fn: fn(wide.double()))
+        i = ints(5, lo=-4, hi=5)
+        golden(f"{op}_int64", op, [i], {}, lambda fn=fn, i=i: fn(i))
+        i32 = ints(4, dtype=torch.int32, lo=-4, hi=5)
+        golden(f"{op}_int32", op, [i32], {}, lambda fn=fn, i32=i32: fn(i32))
+        z = floats()
+        golden(f"{op}_zero_dim", op, [z], {}, lambda fn=fn, z=z: fn(z))
+        if op in ("abs", "neg"):
+            b = bools(3)
+            golden(f"{op}_bool", op, [b], {}, lambda fn=fn, b=b: fn(b))
+
+
+def reduction_cases():
+    a = floats(3, 4)
+    c = floats(2, 3, 4)
+    for op in ["sum", "mean"]:
+        fn = getattr(torch, op)
+        golden(f"{op}_all", op, [a], {}, lambda fn=fn: fn(a))
+        golden(f"{op}_all_3d", op, [c], {}, lambda fn=fn: fn(c))
+        for dim in [0, 1, -1]:
+            for keepdim in [False, True]:
+                k = "keepdim" if keepdim else "dropdim"
+                d = f"m{-dim}" if dim < 0 else str(dim)
+                golden(f"{op}_dim{d}_{k}", op, [a], {"dim": dim, "keepdim": keepdim},
+                       lambda fn=fn, dim=dim, keepdim=keepdim: fn(a, dim, keepdim=keepdim))
+        golden(f"{op}_3d_dim1", op, [c], {"dim": 1, "keepdim": False}, lambda fn=fn: fn(c, 1))
+        golden(f"{op}_3d_dims_0_2", op, [c], {"dim": [0, 2], "keepdim": False}, lambda fn=fn: fn(c, [0, 2]))
+        golden(f"{op}_3d_dims_m1_0_keepdim", op, [c], {"dim": [-1, 0], "keepdim": True},
+               lambda fn=fn: fn(c, [-1, 0], keepdim=True))
+        golden(f"{op}_float64_dtype", op, [a], {"dtype": "float64"}, lambda fn=fn: fn(a, dtype=torch.float64))
+        z = floats()
+        golden(f"{op}_zero_dim", op, [z], {}, lambda fn=fn, z=z: fn(z))
+        e = floats(0, 3)
+        golden(f"{op}_empty_dim0", op, [e], {"dim": 0, "keepdim": False}, lambda fn=fn, e=e: fn(e, 0))
+        golden(f"{op}_dim_out_of_range_rejected", op, [a], {"dim": 2, "keepdim": False},
+               lambda fn=fn: fn(a, 2))
+    i = ints(3, 4)
+    golden("sum_int64", "sum", [i], {}, lambda: torch.sum(i))
+    golden("sum_int64_dim", "sum", [i], {"dim": 1, "keepdim": True}, lambda: torch.sum(i, 1, keepdim=True))
+    i32 = ints(2, 5, dtype=torch.int32)
+    golden("sum_int32_promotes_to_int64", "sum", [i32], {}, lambda: torch.sum(i32))
+    golden("sum_int32_dim_promotes_to_int64", "sum", [i32], {"dim": 0, "keepdim": False}, lambda: torch.sum(i32, 0))
+    b = bools(3, 4)
+    golden("sum_bool_counts", "sum", [b], {}, lambda: torch.sum(b))
+    golden("sum_bool_dim", "sum", [b], {"dim": 1, "keepdim": False}, lambda: torch.sum(b, 1))
+    golden("sum_int64_float_dtype", "sum", [i], {"dtype": "float32"}, lambda: torch.sum(i, dtype=torch.float32))
+    golden("mean_int64_rejected", "mean", [i], {}, lambda: torch.mean(i))
+    golden("mean_int64_with_float_dtype", "mean", [i], {"dtype": "float32"},
+           lambda: torch.mean(i, dtype=torch.float32))
+    e0 = floats(0)
+    golden("mean_empty_is_nan", "mean", [e0], {}, lambda: torch.mean(e0))
+    golden("sum_empty_is_zero", "sum", [e0], {}, lambda: torch.sum(e0))
+
+    d = distinct(3, 4)
+    d3 = distinct(2, 3, 4)
+    di = distinct(3, 5).mul(4).long()
+    for op in ["max", "min"]:
+        fn = getattr(torch, op)
+        golden(f"{op}_all", op, [d], {}, lambda fn=fn: fn(d))
+        golden(f"{op}_all_int64", op, [di], {}, lambda fn=fn: fn(di))
+        for dim in [0, 1, -1]:
+            for keepdim in [False, True]:
+                k = "keepdim" if keepdim else "dropdim"
+                dn = f"m{-dim}" if dim < 0 else str(dim)
+                golden(f"{op}_dim{dn}_{k}", op, [d], {"dim": dim, "keepdim": keepdim},
+                       lambda fn=fn, dim=dim, keepdim=keepdim: fn(d, dim, keepdim=keepdim))
+        golden(f"{op}_3d_dim1", op, [d3], {"dim": 1, "keepdim": False}, lambda fn=fn: fn(d3, 1))
+        golden(f"{op}_int64_dim0", op, [di], {"dim": 0, "keepdim": False}, lambda fn=fn: fn(di, 0))
+        nan = float("nan")
+        n = torch.tensor([[1.0, nan, 3.0], [4.0, 5.0, -6.0]])
+        golden(f"{op}_all_nan", op, [n], {}, lambda fn=fn, n=n: fn(n))
+        golden(f"{op}_empty_rejected", op, [e0], {}, lambda fn=fn: fn(e0))
+    for op in ["argmax", "argmin"]:
+        fn = getattr(torch, op)
+        golden(f"{op}_all", op, [d], {}, lambda fn=fn: fn(d))
+        golden(f"{op}_all_3d", op, [d3], {}, lambda fn=fn: fn(d3))
+        for dim in [0, 1, -1]:
+            for keepdim in [False, True]:
+                k = "keepdim" if keepdim else "dropdim"
+                dn = f"m{-dim}" if dim < 0 else str(dim)
+                golden(f"{op}_dim{dn}_{k}", op, [d], {"dim": dim, "keepdim": keepdim},
+                       lambda fn=fn, dim=dim, keepdim=keepdim: fn(d, dim, keepdim=keepdim))
+        golden(f"{op}_3d_dim2", op, [d3], {"dim": 2, "keepdim": False}, lambda fn=fn: fn(d3, 2))
+        golden(f"{op}_int64_dim1", op, [di], {"dim": 1, "keepdim": False}, lambda fn=fn: fn(di, 1))
+
+
+def matmul_cases():
+    cases = [
+        ("dot", floats(5), floats(5)),
+        ("matrix_vector", floats(3, 4), floats(4)),
+        ("vector_matrix", floats(4), floats(4, 3)),
+        ("matrix_matrix", floats(3, 4), floats(4, 2)),
+        ("matrix_matrix_larger", floats(17, 33), floats(33, 9)),
+        ("batched_matrix", floats(2, 3, 4), floats(4, 5)),
+        ("batched_batched", floats(2, 3, 4), floats(2, 4, 2)),
+        ("broadcast_batches", floats(2, 1, 3, 4), floats(3, 4, 2)),
+        ("vector_batched", floats(4), floats(2, 4, 3)),
+        ("batched_vector", floats(2, 3, 4), floats(4)),
+        ("int64", ints(3, 4), ints(4, 2)),
+        ("float64", floats(3, 4, dtype=torch.float64), floats(4, 3, dtype=torch.float64)),
+        ("empty_inner", floats(3, 0), floats(0, 2)),
+        ("shape_mismatch_rejected", floats(3, 4), floats(5, 2)),
+        ("dtype_mismatch_rejected", floats(3, 4), floats(4, 2, dtype=torch.float64)),
+    ]
+    for name, a, b in cases:
+        golden(f"matmul_{name}", "matmul", [a, b], {}, lambda a=a, b=b: torch.matmul(a, b))
+
+
+def softmax_cases():
+    a = floats(3, 5, lo=-40, hi=41)
+    c = floats(2, 3, 4)
+    big = torch.tensor([[1000.0, 1001.0, 999.0], [-1000.0, -1001.0, -999.0]])
+    for op, fn in [("softmax", torch.softmax), ("log_softmax", torch.log_softmax)]:
+        golden(f"{op}_last_dim", op, [a], {"dim": -1}, lambda fn=fn: fn(a, -1))
+        golden(f"{op}_dim0", op, [a], {"dim": 0}, lambda fn=fn: fn(a, 0))
+        golden(f"{op}_3d_middle_dim", op, [c], {"dim": 1}, lambda fn=fn: fn(c, 1))
+        golden(f"{op}_large_values_are_stable", op, [big], {"dim": 1}, lambda fn=fn: fn(big, 1))
+        golden(f"{op}_float64", op, [a.double()], {"dim": 1}, lambda fn=fn: fn(a.double(), 1))
+        v = floats(6)
+        golden(f"{op}_vector", op, [v], {"dim": 0}, lambda fn=fn, v=v: fn(v, 0))
+        golden(f"{op}_dim_out_of_range_rejected", op, [a], {"dim": 2}, lambda fn=fn: fn(a, 2))
+
+
+def shape_cases():
+    a, b = floats(2, 3), floats(1, 3)
+    golden("cat_dim0", "cat", [a, b], {"dim": 0}, lambda: torch.cat([a, b], 0))
+    c, d = floats(2, 1), floats(2, 4)
+    golden("cat_dim1", "cat", [a, c, d], {"dim": 1}, lambda: torch.cat([a, c, d], 1))
+    golden("cat_negative_dim", "cat", [a, c], {"dim": -1}, lambda: torch.cat([a, c], -1))
+    i = ints(2, 3)
+    golden("cat_mixed_int64_float32", "cat", [i, a], {"dim": 0}, lambda: torch.cat([i, a], 0))
+    i32 = ints(1, 3, dtype=torch.int32)
+    golden("cat_mixed_int32_int64", "cat", [i32, i], {"dim": 0}, lambda: torch.cat([i32, i], 0))
+    bb = bools(1, 3)
+    bb2 = bools(2, 3)
+    golden("cat_bool", "cat", [bb, bb2], {"dim": 0}, lambda: torch.cat([bb, bb2], 0))
+    e = floats(0, 3)
+    golden("cat_with_empty", "cat", [a, e], {"dim": 0}, lambda: torch.cat([a, e], 0))
+    x3, y3 = floats(2, 2, 3), floats(2, 1, 3)
+    golden("cat_3d_middle", "cat", [x3, y3], {"dim": 1}, lambda: torch.cat([x3, y3], 1))
+    golden("cat_shape_mismatch_rejected", "cat", [a, d], {"dim": 0}, lambda: torch.cat([a, d], 0))
+
+    s1, s2, s3 = floats(2, 3), floats(2, 3), floats(2, 3)
+    for dim in [0, 1, 2, -1]:
+        dn = f"m{-dim}" if dim < 0 else str(dim)
+        golden(f"stack_dim{dn}", "stack", [s1, s2, s3], {"dim": dim}, lambda dim=dim: torch.stack([s1, s2, s3], dim))
+    golden("stack_mixed_dtypes", "stack", [i, a], {"dim": 0}, lambda: torch.stack([i, a], 0))
+    z1, z2 = floats(), floats()
+    golden("stack_zero_dim", "stack", [z1, z2], {"dim": 0}, lambda: torch.stack([z1, z2], 0))
+    golden("stack_shape_mismatch_rejected", "stack", [a, b], {"dim": 0}, lambda: torch.stack([a, b], 0))
+
+    m = floats(4, 3)
+    idx = torch.tensor([3, 0, 0, 2])
+    golden("index_select_dim0", "index_select", [m, idx], {"dim": 0}, lambda: torch.index_select(m, 0, idx))
+    idx1 = torch.tensor([2, 1])
+    golden("index_select_dim1", "index_select", [m, idx1], {"dim": 1}, lambda: torch.index_select(m, 1, idx1))
+    golden("index_select_negative_dim", "index_select", [m, idx1], {"dim": -1},
+           lambda: torch.index_select(m, -1, idx1))
+    idx32 = torch.tensor([1, 3], dtype=torch.int32)
+    golden("index_select_int32_index", "index_select", [m, idx32], {"dim": 0},
+           lambda: torch.index_select(m, 0, idx32))
+    mi = ints(2, 3, 4)
+    idx2 = torch.tensor([3, 1])
+    golden("index_select_3d_int64", "index_select", [mi, idx2], {"dim": 2}, lambda: torch.index_select(mi, 2, idx2))
+    v = floats(5)
+    golden("index_select_vector", "index_select", [v, idx], {"dim": 0}, lambda: torch.index_select(v, 0, idx))
+    no_index = torch.zeros(0, dtype=torch.int64)
+    golden("index_select_empty_index", "index_select", [m, no_index], {"dim": 0},
+           lambda: torch.index_select(m, 0, no_index))
+    bad = torch.tensor([0, 4])
+    golden("index_select_out_of_range_rejected", "index_select", [m, bad], {"dim": 0},
+           lambda: torch.index_select(m, 0, bad))
+    fidx = torch.tensor([0.0, 1.0])
+    golden("index_select_float_index_rejected", "index_select", [m, fidx], {"dim": 0},
+           lambda: torch.index_select(m, 0, fidx))
+
+
+def loss_cases():
+    logits = floats(4, 5, lo=-24, hi=25)
+    logp = torch.log_softmax(logits, 1)
+    target = torch.tensor([1, 0, 4, 2])
+    weight = positive(5).mul(0.25)
+    reductions = {"none": "none", "mean": "mean", "sum": "sum"}
+    for red in reductions:
+        golden(f"nll_loss_{red}", "nll_loss", [logp, target], {"reduction": red},
+               lambda red=red: F.nll_loss(logp, target, reduction=red))
+        golden(f"nll_loss_weighted_{red}", "nll_loss", [logp, target, weight], {"reduction": red},
+               lambda red=red: F.nll_loss(logp, target, weight=weight, reduction=red))
+        golden(f"cross_entropy_{red}", "cross_entropy", [logits, target], {"reduction": red},
+               lambda red=red: F.cross_entropy(logits, target, reduction=red))
+        golden(f"cross_entropy_weighted_{red}", "cross_entropy", [logits, target, weight], {"reduction": red},
+               lambda red=red: F.cross_entropy(logits, target, weight=weight, reduction=red))
+    ignored = torch.tensor([1, -100, 4, -100])
+    for red in reductions:
+        golden(f"cross_entropy_ignore_index_{red}", "cross_entropy", [logits, ignored], {"reduction": red},
+               lambda red=red: F.cross_entropy(logits, ignored, reduction=red))
+    custom = torch.tensor([1, 3, 3, 0])
+    golden("nll_loss_custom_ignore_index_weighted", "nll_loss", [logp, custom, weight],
+           {"reduction": "mean", "ignore_index": 3},
+           lambda: F.nll_loss(logp, custom, weight=weight, ignore_index=3))
+    all_ignored = torch.tensor([-100, -100, -100, -100])
+    golden("cross_entropy_all_ignored_mean_is_nan", "cross_entropy", [logits, all_ignored], {"reduction": "mean"},
+           lambda: F.cross_entropy(logits, all_ignored))
+    v = logits[0]
+    t0 = torch.tensor(3)
+    golden("cross_entropy_unbatched", "cross_entropy", [v, t0], {"reduction": "mean"},
+           lambda: F.cross_entropy(v, t0))
+    t2 = torch.tensor(2)
+    golden("nll_loss_unbatched_none", "nll_loss", [logp[1], t2], {"reduction": "none"},
+           lambda: F.nll_loss(logp[1], t2, reduction="none"))
+    golden("cross_entropy_float64", "cross_entropy", [logits.double(), target], {"reduction": "mean"},
+           lambda: F.cross_entropy(logits.double(), target))
+    bad = torch.tensor([1, 0, 5, 2])
+    golden("cross_entropy_target_out_of_range_rejected", "cross_entropy", [logits, bad], {"reduction": "mean"},
+           lambda: F.cross_entropy(logits, bad))
+    golden("cross_entropy_batch_mismatch_rejected", "cross_entropy", [logits, target[:3]], {"reduction": "mean"},
+           lambda: F.cross_entropy(logits, target[:3]))
+
+
+def main():
+    binary_cases()
+    pow_cases()
+    max_min_cases()
+    comparison_cases()
+    where_cases()
+    clamp_cases()
+    unary_cases()
+    reduction_cases()
+    matmul_cases()
+    softmax_cases()
+    shape_cases()
+    loss_cases()
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w") as f:
+        json.dump(GOLDENS, f, separators=(",", ":"), allow_nan=False)
+        f.write("\n")
+    raises = sum(1 for g in GOLDENS if "raises" in g)
+    assert set(TORCH_WORDING) <= {g["name"] for g in GOLDENS if "raises" in g}
+    print(f"wrote {len(GOLDENS)} op goldens ({raises} rejected calls) to {OUT} with torch {torch.__version__}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

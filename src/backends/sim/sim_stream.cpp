@@ -1,0 +1,87 @@
+#include "backends/sim/sim_stream.h"
+
+#include <exception>
+
+#include "runtime/error_channel.h"
+
+namespace tide::sim {
+
+SimStream::SimStream(int device, uint64_t id, int priority)
+    : device_(device), id_(id), priority_(priority), worker_([this] { run(); }) {}
+
+SimStream::~SimStream() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  worker_.join();
+}
+
+uint64_t SimStream::enqueue(const runtime::LaunchInfo& info, runtime::Task task) {
+  uint64_t seq;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    seq = ++last_enqueued_;
+    ring_.put(seq, info);
+    queue_.push_back(Item{seq, std::move(task)});
+  }
+  work_cv_.notify_one();
+  return seq;
+}
+
+uint64_t SimStream::last_enqueued() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return last_enqueued_;
+}
+
+bool SimStream::done_through(uint64_t seq) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return completed_ >= seq;
+}
+
+void SimStream::wait_through(uint64_t seq) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_cv_.wait(lock, [&] { return completed_ >= seq; });
+}
+
+void SimStream::hold() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  held_ = true;
+}
+
+void SimStream::release() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    held_ = false;
+  }
+  work_cv_.notify_all();
+}
+
+void SimStream::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return stopping_ || (!held_ && !queue_.empty()); });
+    if (held_ || queue_.empty()) return;  // stopping, and nothing that may run is left
+    Item item = std::move(queue_.front());
+    queue_.pop_front();
+    runtime::ExecutingTask executing{device_, id_, item.seq, ring_.find(item.seq)};
+    lock.unlock();
+    {
+      runtime::ExecutingTaskScope scope(&executing);
+      try {
+        item.task();
+      } catch (const std::exception& e) {
+        runtime::record_kernel_error(e.what());
+      } catch (...) {
+        runtime::record_kernel_error("a task threw an exception that is not a std::exception");
+      }
+    }
+    item.task = nullptr;  // release captures before completion is visible
+    lock.lock();
+    completed_ = item.seq;
+    done_cv_.notify_all();
+  }
+}
+
+}  // namespace tide::sim

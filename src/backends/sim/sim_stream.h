@@ -1,0 +1,73 @@
+#pragma once
+// SimStream: one simulated cuda stream, a worker thread running its tasks in FIFO order.
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "runtime/backend.h"
+#include "runtime/op_ring.h"
+
+namespace tide::sim {
+
+/// Note [Simulated streams]: each stream owns a worker thread and a FIFO of (sequence number,
+/// task). Enqueueing takes the stream's lock once: assign the next sequence number, note the
+/// op in the OpRing, append the task. The worker runs tasks outside the lock and then
+/// publishes `completed = seq` under it, so "all work up to n is done" is one comparison,
+/// and an event is just (stream, n) (Note [Simulated events]). A task that throws, or calls
+/// runtime::record_kernel_error, is reported to the async error channel and the worker goes
+/// on. A task's captures are destroyed before its completion is published, so whatever a
+/// task keeps alive is released by the time a synchronize returns. Priorities are recorded
+/// but not scheduled: every stream has its own thread, so none waits for another anyway.
+class SimStream {
+ public:
+  SimStream(int device, uint64_t id, int priority);
+  /// Stops the worker after the tasks that can still run (not those behind a hold).
+  ~SimStream();
+  SimStream(const SimStream&) = delete;
+  SimStream& operator=(const SimStream&) = delete;
+
+  /// Returns the task's sequence number (1, 2, ...).
+  uint64_t enqueue(const runtime::LaunchInfo& info, runtime::Task task);
+  /// Sequence number of the last task enqueued so far (0: none).
+  uint64_t last_enqueued();
+  /// Whether every task up to `seq` has finished.
+  bool done_through(uint64_t seq);
+  /// Blocks until every task up to `seq` has finished.
+  void wait_through(uint64_t seq);
+  bool query() { return done_through(last_enqueued()); }
+  void synchronize() { wait_through(last_enqueued()); }
+
+  /// Testing: hold the worker before its next task / let it go on.
+  void hold();
+  void release();
+
+  int device() const { return device_; }
+  uint64_t id() const { return id_; }
+  int priority() const { return priority_; }
+
+ private:
+  struct Item {
+    uint64_t seq;
+    runtime::Task task;
+  };
+  void run();
+
+  const int device_;
+  const uint64_t id_;
+  const int priority_;
+  std::mutex mutex_;
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  std::deque<Item> queue_;
+  runtime::OpRing ring_;
+  uint64_t last_enqueued_ = 0;
+  uint64_t completed_ = 0;
+  bool held_ = false;
+  bool stopping_ = false;
+  std::thread worker_;  // last: starts after every other member exists
+};
+
+}  // namespace tide::sim

@@ -1,0 +1,40 @@
+#pragma once
+// Reduction loops on the cpu: sum and mean, max and min with their indices.
+//
+// Note [Reduction shape]: the front end (src/ops/reduce.cpp) brings every reduction into one
+// shape: a contiguous input of (outer, reduced, inner) elements reduced over the middle,
+// giving outer * inner outputs. inner == 1 reduces contiguous rows (innermost dims);
+// outer == 1 with inner > 1 accumulates whole rows of a matrix (outermost dims); a
+// whole-tensor reduction is (1, numel, 1). Anything else (reduced dims that are not adjacent,
+// a strided input) is permuted and made contiguous first, so the loops here only ever see
+// unit-stride memory and the compiler can vectorize them.
+
+#include <cstdint>
+
+#include "tide/tensor.h"
+
+namespace tide::kernels {
+
+/// Whether t's elements lie densely in row-major order, as every cpu loop here expects. An
+/// empty tensor always qualifies, whatever its strides say: nothing is read from it.
+inline bool dense(const Tensor& t) { return t.numel() == 0 || t.is_contiguous(); }
+
+struct ReduceShape {
+  int64_t outer = 1;
+  int64_t reduced = 1;
+  int64_t inner = 1;
+};
+
+/// out[o, i] = sum over r of in[o, r, i], divided by `reduced` when `mean` (0/0 is NaN).
+/// `in` and `out` are contiguous; out.dtype() is in.dtype(), or int64 for a bool or integer
+/// input. Accumulates as Note [Reduction accumulators] says, in a cascade (pairwise over blocks
+/// of 16 independent lanes) for accuracy; the result does not depend on the thread count.
+void sum_kernel(const Tensor& out, const Tensor& in, ReduceShape shape, bool mean);
+
+/// values[o, i] / indices[o, i] = the max (or min) over r of in[o, r, i] and the first r where
+/// it occurs; NaN wins and the first NaN is reported. Either output may be undefined (not
+/// wanted). `reduced` must be > 0; values has in's dtype, indices is int64, both contiguous.
+void min_max_kernel(const Tensor& values, const Tensor& indices, const Tensor& in,
+                    ReduceShape shape, bool is_max);
+
+}  // namespace tide::kernels

@@ -1,0 +1,28 @@
+#pragma once
+// IndexError: what a kernel reports when it meets an index outside its bound.
+//
+// Note [Index errors in kernels]: a kernel that reads user-supplied indices (nll_loss targets,
+// index_select indices) checks each one itself and reports the first bad one as
+// (position, value, bound) instead of throwing. The same kernel structure then works where
+// throwing is impossible (a stream worker, a GPU thread): the cpu front end turns the report
+// into a tide::Error right away, and the GPU path records it as an async KernelError.
+
+#include <cstdint>
+
+#include "tide/macros.h"
+
+namespace tide::kernels {
+
+struct IndexError {
+  int64_t position = -1;  // where in the index tensor (flattened); -1: no error
+  int64_t value = 0;      // the offending index
+  int64_t bound = 0;      // valid indices are [0, bound)
+
+  TIDE_HOST_DEVICE bool found() const { return position >= 0; }
+  /// Keeps the error with the smallest position, so reports do not depend on thread timing.
+  TIDE_HOST_DEVICE void merge(const IndexError& o) {
+    if (o.found() && (!found() || o.position < position)) *this = o;
+  }
+};
+
+}  // namespace tide::kernels

@@ -1,0 +1,245 @@
+// Binary elementwise front ends: add, sub, mul, div, pow, maximum, minimum and the
+// comparisons, with their Scalar, in-place and out forms.
+//
+// Note [Binary front end]: every form funnels into binary_op(), which
+//   1. finds the common device (torch's cross-device error) and the result dtype
+//      (Note [Type promotion]) from the operands as given;
+//   2. computes the broadcast shape and checks an in-place/out destination against it;
+//   3. reads a 0-dim tensor as a number when it meets a tensor with dims, or lives on another
+//      device (torch's cpu-scalar rule), so it is never expanded or copied;
+//   4. converts tensor operands to the compute dtype only when they differ from it, and writes
+//      straight into such a fresh conversion when it already has the output's shape;
+//   5. calls one kernel; a destination of another (castable) dtype receives a copy.
+
+#include "kernels/cpu/elementwise_kernels.h"
+#include "ops/elementwise.h"
+#include "ops/op_common.h"
+#include "ops/type_promotion.h"
+#include "tide/ops.h"
+
+namespace tide {
+namespace {
+
+using kernels::BinaryOp;
+
+/// One operand as the caller passed it: a tensor or a Scalar.
+struct Arg {
+  Arg(const Tensor& t) : tensor(&t) {}
+  Arg(const Scalar& s) : tensor(nullptr), scalar(s) {}
+  const Tensor* tensor;
+  Scalar scalar;
+};
+
+/// Where the result goes: a new tensor, self (in place) or a caller's out.
+enum class Dest : int8_t { New, InPlace, Out };
+
+void check_alpha(Dtype dtype, const Scalar& alpha, const char* where) {
+  TIDE_CHECK(!alpha.is_bool() || dtype == kBool, "[", where,
+             "] Boolean alpha only supported for Boolean results.");
+  TIDE_CHECK(is_floating_point(dtype) || !alpha.is_floating_point(), "[", where,
+             "] For integral input tensors, argument alpha must not be a floating point number.");
+}
+
+bool arg_is_bool(const Arg& a) {
+  return a.tensor ? a.tensor->dtype() == kBool : a.scalar.is_bool();
+}
+
+void check_sub(const Arg& a, const Arg& b, const char* where) {
+  TIDE_CHECK(!(arg_is_bool(a) && arg_is_bool(b)), "[", where,
+             "] Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+             "`^` or `logical_xor()` operator instead.");
+  TIDE_CHECK(!arg_is_bool(a) && !arg_is_bool(b), "[", where,
+             "] Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+Dtype promote(const Arg& a, const Arg& b) {
+  if (a.tensor && b.tensor) return detail::result_type(*a.tensor, *b.tensor);
+  if (a.tensor) return detail::result_type(*a.tensor, b.scalar);
+  return detail::result_type(*b.tensor, a.scalar);
+}
+
+/// A 0-dim tensor is read as a number next to a tensor with dims, or off the op's device.
+bool read_as_scalar(const Tensor& t, const Arg& other, Device device) {
+  if (t.dim() != 0) return false;
+  if (other.tensor && other.tensor->dim() > 0) return true;
+  return t.device() != device;
+}
+
+/// `t` in dtype `dt`: `t` itself, or a fresh conversion kept alive in `storage`.
+const Tensor* to_compute(const Tensor& t, Dtype dt, Tensor& storage) {
+  if (t.dtype() == dt) return &t;
+  storage = t.to(dt);
+  return &storage;
+}
+
+Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, Dest dest,
+                  Tensor& target, const char* where) {
+  if (a.tensor) detail::check_defined(*a.tensor, where, "self");
+  if (b.tensor) detail::check_defined(*b.tensor, where, "other");
+  if (dest == Dest::Out) detail::check_defined(target, where, "out");
+
+  // 1. device and dtypes
+  Device device = a.tensor && b.tensor ? detail::common_device({a.tensor, b.tensor}, where)
+                  : a.tensor           ? a.tensor->device()
+                                       : b.tensor->device();
+  if (dest != Dest::New) {
+    TIDE_CHECK(target.device() == device, "[", where,
+               "] Expected all tensors to be on the same device, but found at least two devices, ",
+               device, " and ", target.device(), "!");
+  }
+  Dtype compute = promote(a, b);
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) check_alpha(compute, alpha, where);
+  if (op == BinaryOp::Sub) check_sub(a, b, where);
+  if (op == BinaryOp::Div && !is_floating_point(compute)) compute = kFloat32;  // true division
+  if (op == BinaryOp::Pow && a.tensor && !b.tensor) {
+    TIDE_CHECK(!(is_integral(a.tensor->dtype(), true) && !b.scalar.is_floating_point() &&
+                 b.scalar.to_int64() < 0),
+               "[", where, "] Integers to negative integer powers are not allowed.");
+  }
+  const Dtype out_dtype = kernels::is_comparison(op) ? kBool : compute;
+
+  // 2. shape and destination
+  DimVector out_shape = !(a.tensor && b.tensor) ? (a.tensor ? a.tensor->shape() : b.tensor->shape())
+                        : a.tensor->shape() == b.tensor->shape()
+                            ? a.tensor->shape()
+                            : detail::broadcast_shapes(a.tensor->shape(), b.tensor->shape(), where);
+  Tensor result;
+  if (dest != Dest::New) {
+    TIDE_CHECK(target.shape() == out_shape, "[", where, "] ",
+               dest == Dest::InPlace ? "output with shape " : "out with shape ",
+               detail::bracket_shape(target.shape()), " doesn't match the broadcast shape ",
+               detail::bracket_shape(out_shape),
+               dest == Dest::InPlace ? "; in-place ops cannot grow self, use the out-of-place op"
+                                     : "; allocate out with the broadcast shape (out is never resized)");
+    detail::check_can_cast_to_output(out_dtype, target.dtype(), where);
+    detail::check_no_internal_overlap(target, where);
+    if (a.tensor && !a.tensor->is_same(target)) detail::check_no_partial_overlap(target, *a.tensor, where);
+    if (b.tensor) detail::check_no_partial_overlap(target, *b.tensor, where);
+    if (target.dtype() == out_dtype) result = target;
+  }
+
+  // 3-4. operands in the compute dtype (pointers: no refcount traffic on the common path)
+  const bool a_scalar = a.tensor && read_as_scalar(*a.tensor, b, device);
+  const bool b_scalar = b.tensor && read_as_scalar(*b.tensor, a, device);
+  const bool a_num = !a.tensor || a_scalar, b_num = !b.tensor || b_scalar;
+  TIDE_INTERNAL_ASSERT(!(a_num && b_num));
+  Tensor a_conv, b_conv;
+  const Tensor* pa = a_num ? nullptr : to_compute(*a.tensor, compute, a_conv);
+  const Tensor* pb = b_num ? nullptr : to_compute(*b.tensor, compute, b_conv);
+  if (!result.defined()) {
+    // write straight into a fresh conversion that already has the output's shape and dtype
+    for (Tensor* fresh : {&a_conv, &b_conv}) {
+      if (fresh->defined() && fresh->shape() == out_shape && fresh->dtype() == out_dtype) {
+        result = *fresh;
+        break;
+      }
+    }
+    if (!result.defined()) result = detail::make_empty(out_shape, out_dtype, device);
+  }
+  if (a_num || b_num) {
+    const Scalar s = a_num ? (a.tensor ? a.tensor->item() : a.scalar)
+                           : (b.tensor ? b.tensor->item() : b.scalar);
+    kernels::binary_scalar_kernel(op, result, a_num ? *pb : *pa, s, /*scalar_first=*/a_num, alpha);
+  } else {
+    Tensor a_view, b_view;
+    if (pa->shape() != out_shape) pa = &(a_view = detail::broadcast_to(*pa, out_shape));
+    if (pb->shape() != out_shape) pb = &(b_view = detail::broadcast_to(*pb, out_shape));
+    kernels::binary_kernel(op, result, *pa, *pb, alpha);
+  }
+
+  // 5. deliver
+  if (dest == Dest::New) {
+    target = std::move(result);
+  } else if (!result.is_same(target)) {
+    target.copy_(result);
+  }
+  return target;
+}
+
+Tensor make(BinaryOp op, const Arg& a, const Arg& b, const char* where, const Scalar& alpha = 1) {
+  Tensor out;
+  binary_op(op, a, b, alpha, Dest::New, out, where);
+  return out;
+}
+
+}  // namespace
+
+// ---- arithmetic
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) { return make(BinaryOp::Add, a, b, "add", alpha); }
+Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return make(BinaryOp::Add, a, b, "add", alpha); }
+Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) { return make(BinaryOp::Sub, a, b, "sub", alpha); }
+Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return make(BinaryOp::Sub, a, b, "sub", alpha); }
+Tensor mul(const Tensor& a, const Tensor& b) { return make(BinaryOp::Mul, a, b, "mul"); }
+Tensor mul(const Tensor& a, Scalar b) { return make(BinaryOp::Mul, a, b, "mul"); }
+Tensor div(const Tensor& a, const Tensor& b) { return make(BinaryOp::Div, a, b, "div"); }
+Tensor div(const Tensor& a, Scalar b) { return make(BinaryOp::Div, a, b, "div"); }
+Tensor pow(const Tensor& a, const Tensor& exponent) { return make(BinaryOp::Pow, a, exponent, "pow"); }
+Tensor pow(const Tensor& a, Scalar exponent) { return make(BinaryOp::Pow, a, exponent, "pow"); }
+Tensor pow(Scalar a, const Tensor& exponent) { return make(BinaryOp::Pow, a, exponent, "pow"); }
+Tensor maximum(const Tensor& a, const Tensor& b) { return make(BinaryOp::Maximum, a, b, "maximum"); }
+Tensor minimum(const Tensor& a, const Tensor& b) { return make(BinaryOp::Minimum, a, b, "minimum"); }
+
+Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
+  return binary_op(BinaryOp::Add, a, b, alpha, Dest::Out, out, "add_out");
+}
+Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
+  return binary_op(BinaryOp::Sub, a, b, alpha, Dest::Out, out, "sub_out");
+}
+Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b) {
+  return binary_op(BinaryOp::Mul, a, b, 1, Dest::Out, out, "mul_out");
+}
+Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b) {
+  return binary_op(BinaryOp::Div, a, b, 1, Dest::Out, out, "div_out");
+}
+
+// ---- comparisons
+Tensor eq(const Tensor& a, const Tensor& b) { return make(BinaryOp::Eq, a, b, "eq"); }
+Tensor ne(const Tensor& a, const Tensor& b) { return make(BinaryOp::Ne, a, b, "ne"); }
+Tensor lt(const Tensor& a, const Tensor& b) { return make(BinaryOp::Lt, a, b, "lt"); }
+Tensor le(const Tensor& a, const Tensor& b) { return make(BinaryOp::Le, a, b, "le"); }
+Tensor gt(const Tensor& a, const Tensor& b) { return make(BinaryOp::Gt, a, b, "gt"); }
+Tensor ge(const Tensor& a, const Tensor& b) { return make(BinaryOp::Ge, a, b, "ge"); }
+Tensor eq(const Tensor& a, Scalar b) { return make(BinaryOp::Eq, a, b, "eq"); }
+Tensor ne(const Tensor& a, Scalar b) { return make(BinaryOp::Ne, a, b, "ne"); }
+Tensor lt(const Tensor& a, Scalar b) { return make(BinaryOp::Lt, a, b, "lt"); }
+Tensor le(const Tensor& a, Scalar b) { return make(BinaryOp::Le, a, b, "le"); }
+Tensor gt(const Tensor& a, Scalar b) { return make(BinaryOp::Gt, a, b, "gt"); }
+Tensor ge(const Tensor& a, Scalar b) { return make(BinaryOp::Ge, a, b, "ge"); }
+
+namespace detail {
+Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
+  return make(BinaryOp::Sub, other, self, "rsub", alpha);
+}
+Tensor rdiv(const Tensor& self, Scalar other) { return make(BinaryOp::Div, other, self, "div"); }
+}  // namespace detail
+
+// ---- in place (the result dtype must be castable to self's, as torch)
+namespace detail {
+Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
+  return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
+}
+Tensor& add_(Tensor& self, Scalar other, Scalar alpha) {
+  return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
+}
+Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
+  return binary_op(BinaryOp::Sub, self, other, alpha, Dest::InPlace, self, "Tensor::sub_");
+}
+Tensor& sub_(Tensor& self, Scalar other, Scalar alpha) {
+  return binary_op(BinaryOp::Sub, self, other, alpha, Dest::InPlace, self, "Tensor::sub_");
+}
+Tensor& mul_(Tensor& self, const Tensor& other) {
+  return binary_op(BinaryOp::Mul, self, other, 1, Dest::InPlace, self, "Tensor::mul_");
+}
+Tensor& mul_(Tensor& self, Scalar other) {
+  return binary_op(BinaryOp::Mul, self, other, 1, Dest::InPlace, self, "Tensor::mul_");
+}
+Tensor& div_(Tensor& self, const Tensor& other) {
+  return binary_op(BinaryOp::Div, self, other, 1, Dest::InPlace, self, "Tensor::div_");
+}
+Tensor& div_(Tensor& self, Scalar other) {
+  return binary_op(BinaryOp::Div, self, other, 1, Dest::InPlace, self, "Tensor::div_");
+}
+}  // namespace detail
+
+}  // namespace tide

@@ -1,0 +1,123 @@
+#include "runtime/registry.h"
+
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "backends/cuda_backend_info.h"
+#include "backends/sim/sim_backend.h"
+#include "runtime/error_channel.h"
+#include "runtime/stream_pool.h"
+#include "tide/error.h"
+
+namespace tide::runtime {
+namespace {
+
+// Backends live for the whole process and are never destroyed: worker threads of simulated
+// streams may still be parked at exit, and static destruction order must not matter.
+std::array<Backend*, 2> g_backends{};
+std::once_flag g_once;
+std::atomic<bool> g_initialized{false};
+std::mutex g_override_mutex;
+std::optional<int> g_sim_override;
+bool g_launch_blocking = false;
+std::string g_unavailable_reason;
+
+size_t slot(DeviceType type) { return static_cast<size_t>(type); }
+
+void initialize() {
+  // Held throughout, so a concurrent set_sim_devices_for_testing either lands before the
+  // configuration is read or sees the backend chosen.
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  std::optional<sim::SimConfig> config = sim::config_from_environment(g_sim_override);
+  const char* blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
+  g_launch_blocking = blocking != nullptr && std::strcmp(blocking, "1") == 0;
+
+  Backend* cuda = nullptr;
+  if (config) {
+    cuda = new sim::SimBackend(std::move(*config));
+    if (cuda->device_count() == 0) {
+      g_unavailable_reason = detail::concat(
+          "TIDE_SIM_DEVICES asks for ", static_cast<sim::SimBackend*>(cuda)->config().physical_devices,
+          " simulated GPUs and CUDA_VISIBLE_DEVICES='",
+          std::getenv("CUDA_VISIBLE_DEVICES") ? std::getenv("CUDA_VISIBLE_DEVICES") : "",
+          "' leaves none visible");
+    }
+  } else if (backends::cuda_backend_compiled()) {
+    // The real CUDA backend implements this interface in its own issue; until then a build
+    // with nvcc has no runtime for real GPUs.
+    g_unavailable_reason =
+        "the real CUDA backend is not implemented yet and TIDE_SIM_DEVICES is not set";
+  } else {
+    g_unavailable_reason =
+        "this build has no CUDA backend and TIDE_SIM_DEVICES is not set";
+  }
+  const int count = cuda ? cuda->device_count() : 0;
+  init_error_channel(count);
+  init_stream_pools(cuda, count);
+  g_backends[slot(kCUDA)] = cuda;
+  g_initialized.store(true, std::memory_order_release);
+}
+
+}  // namespace
+
+void register_builtin_backends() { std::call_once(g_once, initialize); }
+
+Backend* backend(DeviceType type) {
+  if (TIDE_UNLIKELY(!g_initialized.load(std::memory_order_acquire))) register_builtin_backends();
+  return g_backends[slot(type)];
+}
+
+int cuda_device_count() {
+  Backend* b = backend(kCUDA);
+  return b ? b->device_count() : 0;
+}
+
+Backend& cuda_backend(const char* fn) {
+  Backend* b = backend(kCUDA);
+  TIDE_CHECK(b != nullptr && b->device_count() > 0, "[", fn,
+             "] no cuda device is available: device_count() is 0 (", cuda_unavailable_reason(),
+             "). Set TIDE_SIM_DEVICES=N to simulate N GPUs, or check cuda::is_available() "
+             "before using cuda.");
+  return *b;
+}
+
+int check_cuda_device(int device, const char* fn) {
+  Backend& b = cuda_backend(fn);
+  if (device == -1) return b.current_device();
+  const int count = b.device_count();
+  TIDE_CHECK(device >= 0 && device < count, "[", fn, "] invalid device ordinal: cuda:", device,
+             " does not exist; ",
+             count == 1 ? std::string("there is 1 cuda device (cuda:0)")
+                        : detail::concat("there are ", count, " cuda devices (cuda:0..cuda:",
+                                         count - 1, ")"));
+  return device;
+}
+
+bool launch_blocking() {
+  backend(kCUDA);
+  return g_launch_blocking;
+}
+
+const std::string& cuda_unavailable_reason() {
+  backend(kCUDA);
+  return g_unavailable_reason;
+}
+
+void set_sim_devices_override(int n) {
+  TIDE_CHECK(n >= 0, "[set_sim_devices_for_testing] expected a non-negative number of devices, "
+                     "but got ", n);
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  TIDE_CHECK(!g_initialized.load(std::memory_order_acquire),
+             "[set_sim_devices_for_testing] the cuda backend was already chosen at first use, "
+             "with ", g_backends[slot(kCUDA)] ? g_backends[slot(kCUDA)]->device_count() : 0,
+             " devices; changing the number of simulated devices after first use has no effect. "
+             "Call it before any tide::cuda function or cuda tensor is used.");
+  g_sim_override = n;
+}
+
+bool backends_initialized() { return g_initialized.load(std::memory_order_acquire); }
+
+}  // namespace tide::runtime

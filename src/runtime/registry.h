@@ -1,0 +1,43 @@
+#pragma once
+// The backend registry: one Backend per DeviceType, chosen once per process at first use.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "runtime/backend.h"
+
+namespace tide::runtime {
+
+/// Note [Choosing the cuda backend]: the first call that needs cuda (any tide::cuda function,
+/// a cuda tensor) runs register_builtin_backends once for the process. It reads
+/// TIDE_SIM_DEVICES (or the value given to testing::set_sim_devices_for_testing): when set,
+/// cuda is served by the simulated backend, even if real GPUs exist; otherwise by the real
+/// CUDA backend when it is compiled in and finds a device; otherwise cuda has no backend and
+/// device_count() is 0. CUDA_VISIBLE_DEVICES, TIDE_SIM_MEMORY and CUDA_LAUNCH_BLOCKING are
+/// read at the same moment, so changing any of them later has no effect on this process,
+/// exactly as with the CUDA driver. Backends are registered by this explicit function, not by
+/// static registrar objects, which a static link would drop (STYLE.md habit 3). A bad value
+/// raises tide::Error at that first use, and the next use tries again.
+void register_builtin_backends();
+
+/// The backend serving `type`, or nullptr if none (cuda without devices). Starts backends.
+Backend* backend(DeviceType type);
+/// The cuda backend; raises tide::Error (starting with "[fn] ") when no cuda device exists.
+Backend& cuda_backend(const char* fn);
+/// Number of cuda devices; 0 without a backend.
+int cuda_device_count();
+/// Resolves -1 to the current device and checks that `device` exists; raises tide::Error
+/// naming the device count otherwise.
+int check_cuda_device(int device, const char* fn);
+/// Whether CUDA_LAUNCH_BLOCKING=1 was set at first use.
+bool launch_blocking();
+/// Why cuda has no device, for error messages (empty when devices exist).
+const std::string& cuda_unavailable_reason();
+
+/// Sets the number of simulated devices the first use will create (testing hook).
+void set_sim_devices_override(int n);
+/// Whether register_builtin_backends has completed.
+bool backends_initialized();
+
+}  // namespace tide::runtime

@@ -1,0 +1,69 @@
+// tide::cuda::Stream, the current stream functions and StreamGuard.
+
+#include "runtime/error_channel.h"
+#include "runtime/registry.h"
+#include "runtime/stream_pool.h"
+#include "tide/cuda/event.h"
+#include "tide/cuda/stream.h"
+#include "tide/cuda/stream_guard.h"
+#include "tide/error.h"
+
+namespace tide::cuda {
+namespace {
+runtime::Backend& backend_of(const Stream&) { return *runtime::backend(kCUDA); }
+}  // namespace
+
+Stream::Stream(int device, int priority)
+    : Stream(runtime::next_pool_stream(runtime::check_cuda_device(device, "cuda::Stream"),
+                                       priority)) {}
+
+bool Stream::query() const { return backend_of(*this).query_stream(handle_); }
+
+void Stream::synchronize() const {
+  backend_of(*this).synchronize_stream(handle_);
+  runtime::raise_pending_kernel_error(device_);
+}
+
+void Stream::wait_event(const Event& event) const { event.wait(*this); }
+
+void Stream::wait_stream(const Stream& other) const {
+  if (other == *this) return;
+  wait_event(other.record_event());
+}
+
+Event Stream::record_event() const {
+  Event e;
+  e.record(*this);
+  return e;
+}
+
+std::ostream& operator<<(std::ostream& os, const Stream& s) {
+  return os << "Stream(device=" << s.device() << ", id=" << s.id()
+            << ", priority=" << s.priority() << ")";
+}
+
+Stream current_stream(int device) {
+  return runtime::current_stream_of(runtime::check_cuda_device(device, "cuda::current_stream"));
+}
+
+Stream default_stream(int device) {
+  return runtime::default_stream_of(runtime::check_cuda_device(device, "cuda::default_stream"));
+}
+
+void set_stream(const Stream& stream) { runtime::set_current_stream(stream); }
+
+StreamGuard::StreamGuard(const Stream& stream)
+    : original_stream_(runtime::current_stream_of(stream.device_index())),
+      original_device_(runtime::backend(kCUDA)->current_device()) {
+  runtime::Backend& b = *runtime::backend(kCUDA);
+  if (original_device_ != stream.device_index()) b.set_device(stream.device_index());
+  runtime::set_current_stream(stream);
+}
+
+StreamGuard::~StreamGuard() {
+  runtime::set_current_stream(original_stream_);
+  runtime::Backend& b = *runtime::backend(kCUDA);
+  if (b.current_device() != original_device_) b.set_device(original_device_);
+}
+
+}  // namespace tide::cuda

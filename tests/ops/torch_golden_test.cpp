@@ -1,0 +1,401 @@
+// Every op against torch's own results (tests/data/op_goldens.json, written by
+// scripts/gen_op_goldens.py from torch 1.13): output dtype, shape and values, and which calls
+// torch rejects. The script's docstring lists how each golden's "op" and "args" are read.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tide/factories.h"
+#include "tide/ops.h"
+#include "tide/tensor.h"
+
+namespace tide {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kRtol = 1e-5;
+constexpr double kAtol = 1e-6;
+
+struct OpGolden {
+  std::string name;
+  json spec;
+};
+
+void PrintTo(const OpGolden& g, std::ostream* os) { *os << g.name; }
+
+std::vector<OpGolden> load_goldens() {
+  std::ifstream in(std::string(TIDE_TEST_DATA_DIR) + "/op_goldens.json");
+  if (!in) return {};
+  std::vector<OpGolden> goldens;
+  for (json& g : json::parse(in))
+    goldens.push_back({g.at("name").get<std::string>(), std::move(g)});
+  return goldens;
+}
+
+// ---- JSON ↔ tensors
+
+Dtype dtype_named(const std::string& s) {
+  for (Dtype d : {kBool, kUInt8, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64}) {
+    if (s == name(d)) return d;
+  }
+  throw std::runtime_error("unknown dtype in golden: " + s);
+}
+
+double json_double(const json& v) {
+  if (v.is_string()) {
+    auto s = v.get<std::string>();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    throw std::runtime_error("unknown value in golden: " + s);
+  }
+  return v.get<double>();
+}
+
+Tensor tensor_from_json(const json& spec) {
+  Dtype dtype = dtype_named(spec.at("dtype").get<std::string>());
+  Tensor t = empty(spec.at("shape").get<std::vector<int64_t>>(), dtype);
+  const json& values = spec.at("values");
+  dispatch_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = t.data_ptr<T>();
+    for (size_t i = 0; i < values.size(); ++i) {
+      if constexpr (std::is_same_v<T, bool>) {
+        p[i] = values[i].get<bool>();
+      } else if constexpr (std::is_integral_v<T>) {
+        p[i] = static_cast<T>(values[i].get<int64_t>());
+      } else if constexpr (std::is_same_v<T, double>) {
+        p[i] = json_double(values[i]);
+      } else {
+        p[i] = T(static_cast<float>(json_double(values[i])));  // the golden's float32 exactly
+      }
+    }
+  });
+  return t;
+}
+
+/// 2 is an integer Scalar and 2.0 a floating one, as in the Python call that made the golden.
+Scalar scalar_from_json(const json& v) {
+  if (v.is_boolean()) return Scalar(v.get<bool>());
+  if (v.is_number_integer()) return Scalar(v.get<int64_t>());
+  return Scalar(json_double(v));
+}
+
+std::optional<Scalar> optional_scalar(const json& args, const char* key) {
+  if (!args.contains(key) || args.at(key).is_null()) return std::nullopt;
+  return scalar_from_json(args.at(key));
+}
+
+bool keepdim_of(const json& args) { return args.value("keepdim", false); }
+
+std::optional<Dtype> dtype_arg(const json& args) {
+  if (!args.contains("dtype")) return std::nullopt;
+  return dtype_named(args.at("dtype").get<std::string>());
+}
+
+Reduction reduction_of(const json& args) {
+  auto r = args.value("reduction", std::string("mean"));
+  if (r == "none") return Reduction::None;
+  if (r == "sum") return Reduction::Sum;
+  return Reduction::Mean;
+}
+
+// ---- running an op by name
+
+using Inputs = std::vector<Tensor>;
+using Outputs = std::vector<Tensor>;
+using OpRunner = std::function<Outputs(const Inputs&, const json&)>;
+
+template <class F>
+OpRunner binary(F f) {
+  return [f](const Inputs& in, const json&) { return Outputs{f(in.at(0), in.at(1))}; };
+}
+template <class F>
+OpRunner with_scalar(F f, const char* key) {
+  return [f, key](const Inputs& in, const json& args) {
+    return Outputs{f(in.at(0), scalar_from_json(args.at(key)))};
+  };
+}
+template <class F>
+OpRunner unary(F f) {
+  return [f](const Inputs& in, const json&) { return Outputs{f(in.at(0))}; };
+}
+
+// sum and mean: no dim (all), one dim or a list of dims.
+template <class All, class One, class Many>
+OpRunner reduction(All all, One one, Many many) {
+  return [=](const Inputs& in, const json& args) {
+    if (!args.contains("dim")) return Outputs{all(in.at(0), dtype_arg(args))};
+    const json& dim = args.at("dim");
+    if (dim.is_array()) {
+      return Outputs{
+          many(in.at(0), dim.get<std::vector<int64_t>>(), keepdim_of(args), dtype_arg(args))};
+    }
+    return Outputs{one(in.at(0), dim.get<int64_t>(), keepdim_of(args), dtype_arg(args))};
+  };
+}
+
+// max and min: all elements (one output) or along a dim (values and indices).
+template <class All, class Dim>
+OpRunner extremum(All all, Dim along) {
+  return [=](const Inputs& in, const json& args) {
+    if (!args.contains("dim")) return Outputs{all(in.at(0))};
+    auto [values, indices] = along(in.at(0), args.at("dim").get<int64_t>(), keepdim_of(args));
+    return Outputs{values, indices};
+  };
+}
+
+template <class All, class Dim>
+OpRunner arg_extremum(All all, Dim along) {
+  return [=](const Inputs& in, const json& args) {
+    if (!args.contains("dim")) return Outputs{all(in.at(0))};
+    return Outputs{along(in.at(0), args.at("dim").get<int64_t>(), keepdim_of(args))};
+  };
+}
+
+template <class F>
+OpRunner loss(F f) {
+  return [f](const Inputs& in, const json& args) {
+    Tensor weight = in.size() > 2 ? in[2] : Tensor();
+    return Outputs{f(in.at(0), in.at(1), weight, reduction_of(args),
+                     args.value("ignore_index", int64_t{-100}))};
+  };
+}
+
+const std::map<std::string, OpRunner>& op_table() {
+  using T = const Tensor&;
+  static const std::map<std::string, OpRunner> table = {
+      {"add",
+       [](const Inputs& in, const json& a) {
+         return Outputs{add(in.at(0), in.at(1), optional_scalar(a, "alpha").value_or(1))};
+       }},
+      {"sub",
+       [](const Inputs& in, const json& a) {
+         return Outputs{sub(in.at(0), in.at(1), optional_scalar(a, "alpha").value_or(1))};
+       }},
+      {"add_scalar",
+       [](const Inputs& in, const json& a) {
+         return Outputs{add(in.at(0), scalar_from_json(a.at("other")),
+                            optional_scalar(a, "alpha").value_or(1))};
+       }},
+      {"sub_scalar",
+       [](const Inputs& in, const json& a) {
+         return Outputs{sub(in.at(0), scalar_from_json(a.at("other")),
+                            optional_scalar(a, "alpha").value_or(1))};
+       }},
+      {"mul", binary([](T x, T y) { return mul(x, y); })},
+      {"div", binary([](T x, T y) { return div(x, y); })},
+      {"mul_scalar", with_scalar([](T x, Scalar s) { return mul(x, s); }, "other")},
+      {"div_scalar", with_scalar([](T x, Scalar s) { return div(x, s); }, "other")},
+      {"pow", binary([](T x, T y) { return pow(x, y); })},
+      {"pow_scalar", with_scalar([](T x, Scalar s) { return pow(x, s); }, "exponent")},
+      {"scalar_pow", with_scalar([](T x, Scalar s) { return pow(s, x); }, "base")},
+      {"maximum", binary([](T x, T y) { return maximum(x, y); })},
+      {"minimum", binary([](T x, T y) { return minimum(x, y); })},
+      {"eq", binary([](T x, T y) { return eq(x, y); })},
+      {"ne", binary([](T x, T y) { return ne(x, y); })},
+      {"lt", binary([](T x, T y) { return lt(x, y); })},
+      {"le", binary([](T x, T y) { return le(x, y); })},
+      {"gt", binary([](T x, T y) { return gt(x, y); })},
+      {"ge", binary([](T x, T y) { return ge(x, y); })},
+      {"eq_scalar", with_scalar([](T x, Scalar s) { return eq(x, s); }, "other")},
+      {"ne_scalar", with_scalar([](T x, Scalar s) { return ne(x, s); }, "other")},
+      {"lt_scalar", with_scalar([](T x, Scalar s) { return lt(x, s); }, "other")},
+      {"le_scalar", with_scalar([](T x, Scalar s) { return le(x, s); }, "other")},
+      {"gt_scalar", with_scalar([](T x, Scalar s) { return gt(x, s); }, "other")},
+      {"ge_scalar", with_scalar([](T x, Scalar s) { return ge(x, s); }, "other")},
+      {"where",
+       [](const Inputs& in, const json&) { return Outputs{where(in.at(0), in.at(1), in.at(2))}; }},
+      {"where_scalar_other",
+       [](const Inputs& in, const json& a) {
+         return Outputs{where(in.at(0), in.at(1), scalar_from_json(a.at("other")))};
+       }},
+      {"clamp",
+       [](const Inputs& in, const json& a) {
+         return Outputs{clamp(in.at(0), optional_scalar(a, "min"), optional_scalar(a, "max"))};
+       }},
+      {"neg", unary([](T x) { return neg(x); })},
+      {"abs", unary([](T x) { return abs(x); })},
+      {"exp", unary([](T x) { return exp(x); })},
+      {"log", unary([](T x) { return log(x); })},
+      {"sqrt", unary([](T x) { return sqrt(x); })},
+      {"relu", unary([](T x) { return relu(x); })},
+      {"sigmoid", unary([](T x) { return sigmoid(x); })},
+      {"tanh", unary([](T x) { return tanh(x); })},
+      {"sum",
+       reduction([](T x, std::optional<Dtype> d) { return sum(x, d); },
+                 [](T x, int64_t dim, bool k, std::optional<Dtype> d) { return sum(x, dim, k, d); },
+                 [](T x, std::vector<int64_t> dims, bool k, std::optional<Dtype> d) {
+                   return sum(x, std::move(dims), k, d);
+                 })},
+      {"mean", reduction([](T x, std::optional<Dtype> d) { return mean(x, d); },
+                         [](T x, int64_t dim, bool k, std::optional<Dtype> d) {
+                           return mean(x, dim, k, d);
+                         },
+                         [](T x, std::vector<int64_t> dims, bool k, std::optional<Dtype> d) {
+                           return mean(x, std::move(dims), k, d);
+                         })},
+      {"max",
+       extremum([](T x) { return max(x); }, [](T x, int64_t d, bool k) { return max(x, d, k); })},
+      {"min",
+       extremum([](T x) { return min(x); }, [](T x, int64_t d, bool k) { return min(x, d, k); })},
+      {"argmax", arg_extremum([](T x) { return argmax(x); },
+                              [](T x, int64_t d, bool k) { return argmax(x, d, k); })},
+      {"argmin", arg_extremum([](T x) { return argmin(x); },
+                              [](T x, int64_t d, bool k) { return argmin(x, d, k); })},
+      {"matmul", binary([](T x, T y) { return matmul(x, y); })},
+      {"softmax",
+       [](const Inputs& in,
+          const json& a) { return Outputs{softmax(in.at(0), a.at("dim").get<int64_t>())}; }},
+      {"log_softmax",
+       [](const Inputs& in,
+          const json& a) { return Outputs{log_softmax(in.at(0), a.at("dim").get<int64_t>())}; }},
+      {"cat", [](const Inputs& in,
+                 const json& a) { return Outputs{cat(in, a.at("dim").get<int64_t>())}; }},
+      {"stack", [](const Inputs& in,
+                   const json& a) { return Outputs{stack(in, a.at("dim").get<int64_t>())}; }},
+      {"index_select",
+       [](const Inputs& in,
+          const json&
+              a) { return Outputs{index_select(in.at(0), a.at("dim").get<int64_t>(), in.at(1))}; }},
+      {"nll_loss",
+       loss([](T i, T t, T w, Reduction r, int64_t ig) { return nll_loss(i, t, w, r, ig); })},
+      {"cross_entropy",
+       loss([](T i, T t, T w, Reduction r, int64_t ig) { return cross_entropy(i, t, w, r, ig); })},
+  };
+  return table;
+}
+
+// ---- comparing with torch's output
+
+std::vector<double> values_as_double(const Tensor& t) {
+  Tensor c = t.cpu().contiguous();
+  std::vector<double> out(c.numel());
+  dispatch_dtype(c.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = c.data_ptr<T>();
+    for (int64_t i = 0; i < c.numel(); ++i) {
+      if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+        out[i] = static_cast<float>(p[i]);
+      } else {
+        out[i] = static_cast<double>(p[i]);
+      }
+    }
+  });
+  return out;
+}
+
+std::vector<int64_t> values_as_int64(const Tensor& t) {
+  Tensor c = t.cpu().contiguous();
+  std::vector<int64_t> out(c.numel());
+  dispatch_dtype(c.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = c.data_ptr<T>();
+    for (int64_t i = 0; i < c.numel(); ++i) {
+      if constexpr (std::is_integral_v<T>) out[i] = static_cast<int64_t>(p[i]);
+    }
+  });
+  return out;
+}
+
+bool close(double actual, double expected) {
+  if (std::isnan(expected)) return std::isnan(actual);
+  if (std::isinf(expected)) return actual == expected;
+  return std::fabs(actual - expected) <= kAtol + kRtol * std::fabs(expected);
+}
+
+void expect_matches(const Tensor& actual, const json& expected, size_t index) {
+  SCOPED_TRACE("output " + std::to_string(index));
+  ASSERT_TRUE(actual.defined());
+  Dtype dtype = dtype_named(expected.at("dtype").get<std::string>());
+  EXPECT_EQ(name(actual.dtype()), std::string(name(dtype)));
+  ASSERT_EQ(actual.sizes(), expected.at("shape").get<std::vector<int64_t>>());
+  if (actual.dtype() != dtype) return;  // values in another dtype would only repeat the failure
+  const json& values = expected.at("values");
+  ASSERT_EQ(static_cast<size_t>(actual.numel()), values.size());
+  if (is_floating_point(dtype)) {
+    std::vector<double> got = values_as_double(actual);
+    for (size_t i = 0; i < got.size(); ++i) {
+      double want = json_double(values[i]);
+      EXPECT_TRUE(close(got[i], want))
+          << "element " << i << ": got " << got[i] << ", torch gives " << want;
+    }
+  } else {
+    std::vector<int64_t> got = values_as_int64(actual);
+    for (size_t i = 0; i < got.size(); ++i) {
+      int64_t want = dtype == kBool ? values[i].get<bool>() : values[i].get<int64_t>();
+      EXPECT_EQ(got[i], want) << "element " << i;
+    }
+  }
+}
+
+class MatchesTorch : public ::testing::TestWithParam<OpGolden> {};
+
+TEST_P(MatchesTorch, Golden) {
+  const json& spec = GetParam().spec;
+  const auto op = spec.at("op").get<std::string>();
+  auto it = op_table().find(op);
+  ASSERT_NE(it, op_table().end()) << "no runner for op " << op;
+  Inputs inputs;
+  for (const json& t : spec.at("inputs")) inputs.push_back(tensor_from_json(t));
+  const json& args = spec.at("args");
+
+  if (spec.contains("raises")) {
+    SCOPED_TRACE("torch says: " + spec.at("raises").get<std::string>());
+    try {
+      Outputs out = it->second(inputs, args);
+      // Asynchronous ops report errors at the next synchronizing call.
+      for (const Tensor& t : out) (void)t.cpu();
+      ADD_FAILURE() << "expected tide::Error, as torch rejects this call";
+    } catch (const Error& e) {
+      if (spec.contains("message")) {
+        EXPECT_THAT(e.what(), ::testing::HasSubstr(spec.at("message").get<std::string>()));
+      }
+    }
+    return;
+  }
+
+  Outputs out = it->second(inputs, args);
+  const json& expected = spec.at("outputs");
+  ASSERT_EQ(out.size(), expected.size());
+  for (size_t i = 0; i < out.size(); ++i) expect_matches(out[i], expected[i], i);
+}
+
+INSTANTIATE_TEST_SUITE_P(Torch113, MatchesTorch, ::testing::ValuesIn(load_goldens()),
+                         [](const ::testing::TestParamInfo<OpGolden>& info) {
+                           return info.param.name;
+                         });
+
+TEST(TorchGoldens, FileIsPresentAndEveryOpHasARunner) {
+  auto goldens = load_goldens();
+  ASSERT_GE(goldens.size(), 300u) << "missing " << TIDE_TEST_DATA_DIR
+                                  << "/op_goldens.json; run scripts/gen_op_goldens.py";
+  std::set<std::string> ops;
+  for (const auto& g : goldens) ops.insert(g.spec.at("op").get<std::string>());
+  for (const auto& op : ops) EXPECT_TRUE(op_table().count(op)) << op;
+}
+
+TEST(TorchGoldens, ComparisonToleratesFloatRoundingOnly) {
+  EXPECT_TRUE(close(1.0 + 5e-6, 1.0));
+  EXPECT_FALSE(close(1.0 + 5e-5, 1.0));
+  EXPECT_TRUE(close(5e-7, 0.0));
+  EXPECT_FALSE(close(0.0, std::numeric_limits<double>::quiet_NaN()));
+  EXPECT_TRUE(
+      close(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()));
+  EXPECT_FALSE(close(1e30, std::numeric_limits<double>::infinity()));
+}
+
+}  // namespace
+}  // namespace tide

@@ -1,0 +1,177 @@
+// Tensor::str against torch's own repr (tests/data/print_goldens.json, written by
+// scripts/gen_print_goldens.py from torch 1.13), plus what the goldens cannot express.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tensor/print_format.h"
+#include "tide/cuda.h"
+#include "tide/factories.h"
+#include "tide/tensor.h"
+
+namespace tide {
+namespace {
+
+using nlohmann::json;
+
+struct PrintGolden {
+  std::string name;
+  json spec;
+};
+
+// Keeps gtest's failure output short: the name says which golden failed.
+void PrintTo(const PrintGolden& g, std::ostream* os) { *os << g.name; }
+
+std::vector<PrintGolden> load_goldens() {
+  std::ifstream in(std::string(TIDE_TEST_DATA_DIR) + "/print_goldens.json");
+  if (!in) return {};
+  std::vector<PrintGolden> goldens;
+  for (json& g : json::parse(in))
+    goldens.push_back({g.at("name").get<std::string>(), std::move(g)});
+  return goldens;
+}
+
+Dtype dtype_named(const std::string& s) {
+  for (Dtype d : {kBool, kUInt8, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64}) {
+    if (s == name(d)) return d;
+  }
+  throw std::runtime_error("unknown dtype in golden: " + s);
+}
+
+double json_double(const json& v) {
+  if (v.is_string()) {
+    auto s = v.get<std::string>();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    throw std::runtime_error("unknown value in golden: " + s);
+  }
+  return v.get<double>();
+}
+
+// Builds the golden's tensor in its own dtype. Every value is exactly representable there,
+// so writing through float for half/bfloat16 is exact.
+Tensor build(const json& spec) {
+  Dtype dtype = dtype_named(spec.at("dtype").get<std::string>());
+  Tensor t = empty(spec.at("shape").get<std::vector<int64_t>>(), dtype);
+  const json& values = spec.at("values");
+  EXPECT_EQ(static_cast<int64_t>(values.size()), t.numel());
+  dispatch_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = t.data_ptr<T>();
+    for (size_t i = 0; i < values.size(); ++i) {
+      if constexpr (std::is_same_v<T, bool>) {
+        p[i] = values[i].get<bool>();
+      } else if constexpr (std::is_integral_v<T>) {
+        p[i] = static_cast<T>(values[i].get<int64_t>());
+      } else if constexpr (std::is_same_v<T, double>) {
+        p[i] = json_double(values[i]);
+      } else {
+        p[i] = T(static_cast<float>(json_double(values[i])));
+      }
+    }
+  });
+  if (spec.contains("permute")) t = t.permute(spec.at("permute").get<std::vector<int64_t>>());
+  return t;
+}
+
+class PrintsAsTorch : public ::testing::TestWithParam<PrintGolden> {};
+
+TEST_P(PrintsAsTorch, Golden) {
+  const json& spec = GetParam().spec;
+  Tensor t = build(spec);
+  const auto expected = spec.at("expected").get<std::string>();
+  if (spec.contains("device")) {
+    // No GPU is needed to check the layout of a device tensor: only the suffix depends on it.
+    EXPECT_EQ(detail::tensor_repr(t, Device(spec.at("device").get<std::string>())), expected);
+  } else {
+    EXPECT_EQ(t.str(), expected);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Torch113, PrintsAsTorch, ::testing::ValuesIn(load_goldens()),
+                         [](const ::testing::TestParamInfo<PrintGolden>& info) {
+                           return info.param.name;
+                         });
+
+TEST(Printing, GoldensFileIsPresentAndCoversEveryDtype) {
+  auto goldens = load_goldens();
+  ASSERT_GE(goldens.size(), 100u) << "missing " << TIDE_TEST_DATA_DIR
+                                  << "/print_goldens.json; run scripts/gen_print_goldens.py";
+  std::set<std::string> dtypes;
+  for (const auto& g : goldens) dtypes.insert(g.spec.at("dtype").get<std::string>());
+  EXPECT_EQ(dtypes.size(), 8u);
+}
+
+TEST(Printing, MatchesTheApiExamples) {
+  EXPECT_EQ(tensor({{1, 2, 3}}).str(), "tensor([[1, 2, 3]])");
+  EXPECT_EQ(tensor({1, 2}, dtype(kInt32)).str(), "tensor([1, 2], dtype=tide.int32)");
+  EXPECT_EQ(tensor({true, false}).str(), "tensor([ True, False])");
+  EXPECT_EQ(tensor(3.5).str(), "tensor(3.5000)");
+  EXPECT_EQ(zeros({2, 0}).str(), "tensor([], size=(2, 0))");
+}
+
+TEST(Printing, StreamsTheSameTextAsStr) {
+  Tensor t = tensor({{1.5, 2.0}, {3.0, 4.0}});
+  std::ostringstream os;
+  os << t;
+  EXPECT_EQ(os.str(), t.str());
+  EXPECT_EQ(os.str(), "tensor([[1.5000, 2.0000],\n        [3.0000, 4.0000]])");
+}
+
+TEST(Printing, UndefinedTensorPrintsAsLibtorch) {
+  EXPECT_EQ(Tensor().str(), "[ Tensor (undefined) ]");
+  std::ostringstream os;
+  os << Tensor();
+  EXPECT_EQ(os.str(), "[ Tensor (undefined) ]");
+}
+
+TEST(Printing, ViewsPrintOnlyTheirOwnElements) {
+  Tensor t = tensor({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  EXPECT_EQ(t.narrow(0, 2, 3).str(), "tensor([2, 3, 4])");
+  EXPECT_EQ(t.slice(0, 1, std::nullopt, 3).str(), "tensor([1, 4, 7])");
+  EXPECT_EQ(t.view({2, 5}).select(1, 4).str(), "tensor([4, 9])");
+  EXPECT_EQ(t.view({2, 5}).select(0, 1).select(0, 2).str(), "tensor(7)");
+}
+
+TEST(Printing, ExpandedTensorsRepeatTheirValues) {
+  EXPECT_EQ(tensor({1.0, 2.0}).expand({2, 2}).str(), "tensor([[1., 2.],\n        [1., 2.]])");
+}
+
+TEST(Printing, SummarizedTensorReadsOnlyTheShownElements) {
+  // A billion elements that share one storage slot: printing touches only the 6 shown.
+  Tensor huge = tensor({0.5}).expand({1000000000});
+  EXPECT_EQ(huge.str(), "tensor([0.5000, 0.5000, 0.5000,  ..., 0.5000, 0.5000, 0.5000])");
+}
+
+TEST(Printing, DeviceSuffixNamesTheDeviceAndComesBeforeTheDtype) {
+  EXPECT_EQ(detail::tensor_repr(tensor({1.0}, dtype(kFloat64)), Device("cuda:1")),
+            "tensor([1.], device='cuda:1', dtype=tide.float64)");
+  EXPECT_EQ(detail::tensor_repr(tensor({1.0}), Device("cpu")), "tensor([1.])");
+}
+
+TEST(Printing, DeviceTensorIsCopiedToTheHostAndNamesItsDevice) {
+  if (!cuda::is_available()) GTEST_SKIP() << "no cuda device; run with TIDE_SIM_DEVICES=1";
+  Tensor t = full({3, 2}, -5.0).to(Device("cuda:0"));
+  EXPECT_EQ(t.str(), "tensor([[-5., -5.],\n        [-5., -5.],\n        [-5., -5.]], device='cuda:0')");
+  EXPECT_EQ(tensor({1, 2}, dtype(kInt32)).to(Device("cuda:0")).str(),
+            "tensor([1, 2], device='cuda:0', dtype=tide.int32)");
+}
+
+TEST(Printing, NegativeNanPrintsWithoutSign) {
+  Tensor t = tensor({1.5, 2.0});
+  t.data_ptr<float>()[0] = -std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(t.str(), "tensor([nan, 2.])");
+}
+
+}  // namespace
+}  // namespace tide
