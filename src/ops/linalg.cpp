@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kernels/cpu/gemm.h"
+#include "ops/dispatch.h"
 #include "ops/op_common.h"
 #include "ops/torch_names.h"
 #include "tide/ops.h"
@@ -62,7 +63,7 @@ Tensor blas_ready(const Tensor& t) {
 /// A new (..., m, n) result = a @ b; a and b are (..., m, k) and (..., k, n) with equal batch sizes.
 Tensor product(const Tensor& a, const Tensor& b, const DimVector& out_shape, Device device) {
   Tensor out = detail::make_empty(out_shape, a.dtype(), device);
-  kernels::gemm(out, a, b, /*beta=*/0, /*alpha=*/1);
+  detail::run_kernel(device, "matmul", &kernels::gemm, out, a, b, Scalar(0), Scalar(1));
   return out;
 }
 
@@ -199,7 +200,8 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   // beta == 0 ignores self entirely (NaN and inf in it do not propagate), as torch documents.
   const bool uses_self = beta.to_double() != 0.0;
   if (uses_self) out.copy_(self);
-  kernels::gemm(out, blas_ready(mat1), blas_ready(mat2), uses_self ? beta : Scalar(0), alpha);
+  detail::run_kernel(device, "addmm", &kernels::gemm, out, blas_ready(mat1), blas_ready(mat2),
+                     uses_self ? beta : Scalar(0), alpha);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // reductions and ignore_index.
 
 #include "kernels/cpu/loss_kernels.h"
+#include "ops/dispatch.h"
 #include "ops/op_common.h"
 #include "ops/torch_names.h"
 #include "tide/ops.h"
@@ -38,6 +39,18 @@ void check_target_dtype(const Tensor& target, const char* where) {
              " for target; pass class indices as int64 (target.to(tide::kInt64))");
 }
 
+/// The nll_loss kernel plus its bad-target report (Note [Running kernels on their device]).
+void nll_loss_task(const Tensor& out, const Tensor& x, const Tensor& t, const Tensor& w,
+                   kernels::LossReduction r, int64_t ignore_index) {
+  const kernels::IndexError bad = kernels::nll_loss_kernel(out, x, t, w, r, ignore_index);
+  if (!bad.found()) return;
+  detail::report_bad_input(
+      out.device().is_cpu(),
+      detail::concat("[nll_loss] Target ", bad.value, " is out of bounds. Class indices must lie "
+                     "in [0, ", bad.bound, ") for ", bad.bound, " classes (or equal ignore_index ",
+                     ignore_index, "); found at position ", bad.position, " of target"));
+}
+
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
@@ -69,10 +82,7 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                                                                  : kernels::LossReduction::Mean;
   Tensor out = detail::make_empty(reduction == Reduction::None ? target.shape() : DimVector{},
                                   input.dtype(), device);
-  const kernels::IndexError bad = kernels::nll_loss_kernel(out, x, t, w, r, ignore_index);
-  TIDE_CHECK(!bad.found(), "[nll_loss] Target ", bad.value, " is out of bounds. Class indices must "
-             "lie in [0, ", bad.bound, ") for ", bad.bound, " classes (or equal ignore_index ",
-             ignore_index, "); found at position ", bad.position, " of target");
+  detail::run_kernel(device, "nll_loss", &nll_loss_task, out, x, t, w, r, ignore_index);
   return out;
 }
 

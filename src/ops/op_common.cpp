@@ -20,7 +20,7 @@ Device common_device(std::initializer_list<const Tensor*> operands, const char* 
   for (const Tensor* t : operands) {
     if (t->defined()) return t->device();
   }
-  return Device(kCPU, 0);
+  return Device(kCPU);
 }
 
 DimVector broadcast_shapes(const DimVector& a, const DimVector& b, const char* where) {

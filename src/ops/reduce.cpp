@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "kernels/cpu/reduce_kernels.h"
+#include "ops/dispatch.h"
 #include "ops/op_common.h"
 #include "ops/torch_names.h"
 #include "tide/ops.h"
@@ -145,7 +146,8 @@ Tensor sum_impl(const Tensor& a, DimMask mask, bool keepdim, std::optional<Dtype
   const Tensor x = dtype && *dtype != a.dtype() ? a.to(*dtype) : a;
   ReducePlan plan = plan_reduction(x, mask);
   Tensor out = detail::make_empty(reduced_shape(a, mask, keepdim), out_dtype, device);
-  kernels::sum_kernel(out, plan.input, plan.shape, mean);
+  detail::run_kernel(device, mean ? "mean" : "sum", &kernels::sum_kernel, out, plan.input,
+                     plan.shape, mean);
   return out;
 }
 
@@ -164,7 +166,8 @@ void min_max_dim(const Tensor& a, int64_t dim, bool keepdim, bool is_max, bool w
   ReducePlan plan = plan_reduction(a, mask);
   if (want_values) values = detail::make_empty(shape, a.dtype(), device);
   indices = detail::make_empty(shape, kInt64, device);
-  kernels::min_max_kernel(values, indices, plan.input, plan.shape, is_max);
+  detail::run_kernel(device, where, &kernels::min_max_kernel, values, indices, plan.input,
+                     plan.shape, is_max);
 }
 
 /// max()/min()/argmax()/argmin() of the whole tensor.
@@ -177,7 +180,8 @@ Tensor min_max_all(const Tensor& a, bool is_max, bool want_index, const char* wh
   Tensor x = a.contiguous();
   Tensor out = detail::make_empty({}, want_index ? kInt64 : a.dtype(), device);
   kernels::ReduceShape s{1, a.numel(), 1};
-  kernels::min_max_kernel(want_index ? Tensor() : out, want_index ? out : Tensor(), x, s, is_max);
+  detail::run_kernel(device, where, &kernels::min_max_kernel, want_index ? Tensor() : out,
+                     want_index ? out : Tensor(), x, s, is_max);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // softmax and log_softmax over one dim (torch.softmax / torch.nn.functional.log_softmax).
 
 #include "kernels/cpu/softmax_kernels.h"
+#include "ops/dispatch.h"
 #include "ops/op_common.h"
 #include "ops/torch_names.h"
 #include "tide/ops.h"
@@ -31,7 +32,8 @@ Tensor softmax_impl(const Tensor& a, int64_t dim, bool log, const char* where) {
   }
   const Tensor x = a.contiguous();
   Tensor out = detail::make_empty(a.shape(), a.dtype(), device);
-  kernels::softmax_kernel(out, x, s, log);
+  detail::run_kernel(device, log ? "log_softmax" : "softmax", &kernels::softmax_kernel, out, x, s,
+                     log);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // bounds (int tensor clamped to 0.5 is float32, as torch).
 
 #include "kernels/cpu/elementwise_kernels.h"
+#include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/op_common.h"
 #include "ops/type_promotion.h"
@@ -15,7 +16,7 @@ using kernels::UnaryOp;
 
 Tensor same_dtype_op(UnaryOp op, const Tensor& a) {
   Tensor out = detail::make_empty(a.shape(), a.dtype(), a.device());
-  kernels::unary_kernel(op, out, a);
+  detail::run_kernel(a.device(), "unary", &kernels::unary_kernel, op, out, a);
   return out;
 }
 
@@ -24,7 +25,7 @@ Tensor float_op(UnaryOp op, const Tensor& a, const char* where) {
   detail::check_defined(a, where, "input");
   if (is_floating_point(a.dtype())) return same_dtype_op(op, a);
   Tensor out = a.to(kFloat32);
-  kernels::unary_kernel(op, out, out);
+  detail::run_kernel(out.device(), where, &kernels::unary_kernel, op, out, out);
   return out;
 }
 
@@ -72,11 +73,11 @@ Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> m
              "give integer bounds (the result is then int64) or convert the tensor first");
   if (dtype != a.dtype()) {
     Tensor out = a.to(dtype);
-    kernels::clamp_kernel(out, out, min, max);
+    detail::run_kernel(out.device(), "clamp", &kernels::clamp_kernel, out, out, min, max);
     return out;
   }
   Tensor out = detail::make_empty(a.shape(), dtype, a.device());
-  kernels::clamp_kernel(out, a, min, max);
+  detail::run_kernel(out.device(), "clamp", &kernels::clamp_kernel, out, a, min, max);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // broadcast together; the condition must be bool.
 
 #include "kernels/cpu/elementwise_kernels.h"
+#include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/op_common.h"
 #include "ops/torch_names.h"
@@ -47,8 +48,8 @@ Tensor where_impl(const Tensor& cond, const Tensor* a, const Scalar& as, const T
   Tensor ta = a ? tensor_operand(*a, dtype, device) : scalar_operand(as, dtype, device);
   Tensor tb = b ? tensor_operand(*b, dtype, device) : scalar_operand(bs, dtype, device);
   Tensor out = detail::make_empty(shape, dtype, device);
-  kernels::where_kernel(out, detail::broadcast_to(c, shape), detail::broadcast_to(ta, shape),
-                        detail::broadcast_to(tb, shape));
+  detail::run_kernel(device, "where", &kernels::where_kernel, out, detail::broadcast_to(c, shape),
+                     detail::broadcast_to(ta, shape), detail::broadcast_to(tb, shape));
   return out;
 }
 

@@ -4,6 +4,8 @@
 
 #include "kernels/convert.h"
 #include "kernels/cpu/elementwise.h"
+#include "ops/dispatch.h"
+#include "tide/cuda/stream.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
@@ -32,13 +34,40 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
 
 }  // namespace
 
+// Note [Copies between devices] (torch's copy_ semantics, DESIGN.md decision 4):
+// - same device: an ordinary kernel on that device's current stream;
+// - host -> device: the pageable source is read (staged) before the call returns, so the
+//   caller may reuse it at once; the device copy then runs on the destination's current
+//   stream without blocking the host (as cudaMemcpyAsync from pageable memory);
+// - device -> host: ordered on the source device's current stream; a blocking copy waits for
+//   that stream only, not for other streams (the seeds' point about streams);
+// - device -> device: runs on the source device's current stream with a two-way event
+//   barrier: it waits for the destination's current stream before writing, and the
+//   destination's current stream waits for the copy before its later work.
 const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   TIDE_CHECK(defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
-  (void)non_blocking;
-  TIDE_CHECK(device().is_cpu() && src.device().is_cpu(),
-             "[Tensor::copy_] copies involving ", (device().is_cpu() ? src.device() : device()),
-             " need a cuda backend, and none is available in this build");
-  cpu_copy(*this, src);
+  const Device dd = device(), sd = src.device();
+  if (dd == sd) {
+    detail::run_kernel(dd, "copy_", &cpu_copy, *this, src);
+    return *this;
+  }
+  if (sd.is_cpu()) {
+    // A contiguous snapshot of the (pageable) source, owned by the enqueued copy.
+    Tensor staged = src.is_pinned() && non_blocking ? src : src.clone();
+    detail::run_kernel(dd, "copy_", &cpu_copy, *this, staged);
+    return *this;
+  }
+  if (dd.is_cpu()) {
+    cuda::Stream stream = cuda::current_stream(sd.index());
+    runtime::launch(stream, "copy_", [dst = *this, src] { cpu_copy(dst, src); });
+    if (!(non_blocking && is_pinned())) stream.synchronize();
+    return *this;
+  }
+  cuda::Stream src_stream = cuda::current_stream(sd.index());
+  cuda::Stream dst_stream = cuda::current_stream(dd.index());
+  src_stream.wait_stream(dst_stream);
+  runtime::launch(src_stream, "copy_", [dst = *this, src] { cpu_copy(dst, src); });
+  dst_stream.wait_stream(src_stream);
   return *this;
 }
 
@@ -106,22 +135,30 @@ void Tensor::record_stream(const cuda::Stream&) const {
                     "in this build");
 }
 
-Tensor& Tensor::fill_(Scalar value) {
-  dispatch_dtype(dtype(), [&](auto tag) {
+namespace {
+
+void fill_kernel(const Tensor& t, Scalar value) {
+  dispatch_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = value.to<T>();
-    if (is_contiguous()) {
-      T* p = static_cast<T*>(raw_data());
-      kernels::parallel_for(0, numel(), kernels::kGrainSize, [&](int64_t b, int64_t e) {
+    if (t.is_contiguous()) {
+      T* p = static_cast<T*>(t.raw_data());
+      kernels::parallel_for(0, t.numel(), kernels::kGrainSize, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) p[i] = v;
       });
       return;
     }
-    auto it = kernels::ElementwiseIter::build({this});
+    auto it = kernels::ElementwiseIter::build({&t});
     kernels::run_elementwise(it, [&](char** p, const int64_t* s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
     });
   });
+}
+
+}  // namespace
+
+Tensor& Tensor::fill_(Scalar value) {
+  detail::run_kernel(device(), "fill_", &fill_kernel, *this, value);
   return *this;
 }
 

@@ -5,7 +5,10 @@
 #include <cmath>
 
 #include "tensor/tensor_internal.h"
+#include "runtime/launch.h"
+#include "runtime/registry.h"
 #include "tide/allocator.h"
+#include "tide/cuda/stream.h"
 
 namespace tide {
 namespace detail {
@@ -14,19 +17,43 @@ Device resolve_device(Device device, const char* where) {
   if (device.is_cpu()) {
     TIDE_CHECK(device.index() <= 0, "[", where, "] cpu has a single device (cpu or cpu:0), got ",
                device, "; use 'cpu'");
-    return Device(kCPU, 0);
+    return Device(kCPU);  // torch's cpu tensors report device 'cpu', without an index
   }
-  TIDE_CHECK(false, "[", where, "] cannot use device ", device,
-             ": no cuda device is available (device count is 0). Use 'cpu', or run on a "
-             "machine with an NVIDIA GPU, or set TIDE_SIM_DEVICES=N for simulated GPUs");
-  return device;
+  TIDE_CHECK(runtime::cuda_device_count() > 0, "[", where, "] cannot use device ", device,
+             ": no cuda device is available: device_count() is 0 (",
+             runtime::cuda_unavailable_reason(), "). Use 'cpu', run on a machine with an NVIDIA "
+             "GPU, or set TIDE_SIM_DEVICES=N for N simulated GPUs");
+  // "cuda" means the current device at the time of the call (Note [Choosing the cuda backend]).
+  return Device(kCUDA, runtime::check_cuda_device(device.index(), where));
 }
+
+namespace {
+
+void free_device_memory(void* ctx, void* ptr, size_t nbytes) {
+  runtime::device_free(static_cast<int>(reinterpret_cast<intptr_t>(ctx)), ptr, nbytes);
+}
+
+// Note [Simulated device memory]: until the caching allocator lands, device memory comes
+// straight from the backend. It is stream-ordered by construction: kernels hold their
+// tensors until they have run, so the memory returns only after its last use completed.
+DataPtr allocate_device(Device device, size_t nbytes) {
+  int index = device.index();
+  void* p = runtime::device_malloc(index, nbytes);
+  uint64_t stream = cuda::current_stream(index).id();
+  return DataPtr(p, nbytes, device, stream, reinterpret_cast<void*>(static_cast<intptr_t>(index)),
+                 &free_device_memory);
+}
+
+}  // namespace
 
 Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinned) {
   int64_t n = checked_numel(sizes, "empty");
-  Allocator* allocator = cpu_allocator();
-  (void)device;
-  Storage storage = Storage::allocate(static_cast<size_t>(n) * element_size(dtype), allocator, pinned);
+  size_t nbytes = static_cast<size_t>(n) * element_size(dtype);
+  if (device.is_cuda()) {
+    Storage storage(std::make_shared<StorageImpl>(allocate_device(device, nbytes), false));
+    return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
+  }
+  Storage storage = Storage::allocate(nbytes, cpu_allocator(), pinned);
   return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
 }
 
@@ -138,7 +165,7 @@ Tensor tensor(const NestedList& data, TensorOptions options) {
                    : kind == Scalar::Kind::Int  ? kInt64
                                                 : kFloat32;
   Dtype dt = options.has_dtype() ? options.dtype() : inferred;
-  Tensor host = detail::make_empty(shape, dt, Device(kCPU, 0));
+  Tensor host = detail::make_empty(shape, dt, Device(kCPU));
   dispatch_dtype(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(host.raw_data());

@@ -13,6 +13,7 @@
 #include "core/philox.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/distributions.h"
+#include "ops/dispatch.h"
 #include "tensor/generator.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
@@ -68,8 +69,8 @@ GeneratorRegistry& registry() {
 }  // namespace
 
 Generator& default_generator(Device device) {
-  Device key = device.is_cpu() ? Device(kCPU, 0) : device;
-  TIDE_INTERNAL_ASSERT(key.has_index(), "default_generator needs a concrete cuda device");
+  Device key = device.is_cpu() ? Device(kCPU) : device;
+  TIDE_INTERNAL_ASSERT(key.is_cpu() || key.has_index(), "default_generator needs a concrete cuda device");
   GeneratorRegistry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto& slot = r.generators[key];
@@ -180,22 +181,23 @@ void randint_kernel(T* out, int64_t n, PhiloxStart start, int64_t low, uint64_t 
   }
 }
 
-/// Reserves `blocks` of self's device generator and runs kernel(data, start) on self's memory,
-/// or on a contiguous temporary copied into self when self is not contiguous.
+/// Reserves `blocks` of self's device generator on the host (Note [Philox offsets]: the offset
+/// advances at the call, whatever the device) and runs kernel(data, start) on self's memory —
+/// inline on cpu, on the device's current stream on cuda — or on a contiguous temporary that
+/// is then copied into self when self is not contiguous. The kernel captures by value.
 template <class Kernel>
-void generate(const Tensor& self, int64_t blocks, const char* where, const Kernel& kernel) {
-  TIDE_CHECK(self.is_cpu(), "[", where, "] random numbers on ", self.device(),
-             " need a cuda backend, and none is available in this build");
+void generate(const Tensor& self, int64_t blocks, const char* where, Kernel kernel) {
   if (self.numel() == 0) return;
   PhiloxStart start =
       detail::default_generator(self.device()).reserve(static_cast<uint64_t>(blocks));
-  if (self.is_contiguous()) {
-    kernel(self.raw_data(), start);
-    return;
-  }
-  Tensor tmp = detail::make_empty(self.shape(), self.dtype(), self.device());
-  kernel(tmp.raw_data(), start);
-  self.copy_(tmp);
+  Tensor target = self.is_contiguous()
+                      ? self
+                      : detail::make_empty(self.shape(), self.dtype(), self.device());
+  detail::run_kernel(
+      self.device(), where,
+      [](const Kernel& k, const Tensor& t, const PhiloxStart& s) { k(t.raw_data(), s); }, kernel,
+      target, start);
+  if (!target.is_same(self)) self.copy_(target);
 }
 
 void check_floating(const Tensor& self, const char* where) {
@@ -214,8 +216,9 @@ Tensor& Tensor::uniform_(double from, double to) {
   TIDE_CHECK(from <= to, "[Tensor::uniform_] uniform_ expects to return a [from, to) range, but "
              "found from=", from, " > to=", to);
   const int64_t n = numel();
-  generate(*this, ceil_div(n, 4), "Tensor::uniform_", [&](void* data, PhiloxStart start) {
-    dispatch_dtype(dtype(), [&](auto tag) {
+  const Dtype dt = dtype();
+  generate(*this, ceil_div(n, 4), "uniform_", [dt, n, from, to](void* data, PhiloxStart start) {
+    dispatch_dtype(dt, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (kernels::is_reduced_float<T>::value || std::is_floating_point_v<T>) {
         uniform_kernel(static_cast<T*>(data), n, start, from, to);
@@ -229,8 +232,9 @@ Tensor& Tensor::normal_(double mean, double std) {
   check_floating(*this, "Tensor::normal_");
   TIDE_CHECK(std >= 0.0, "[Tensor::normal_] normal expects std >= 0.0, but found std ", std);
   const int64_t n = numel();
-  generate(*this, ceil_div(n, 4), "Tensor::normal_", [&](void* data, PhiloxStart start) {
-    dispatch_dtype(dtype(), [&](auto tag) {
+  const Dtype dt = dtype();
+  generate(*this, ceil_div(n, 4), "normal_", [dt, n, mean, std](void* data, PhiloxStart start) {
+    dispatch_dtype(dt, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (kernels::is_reduced_float<T>::value || std::is_floating_point_v<T>) {
         normal_kernel(static_cast<T*>(data), n, start, mean, std);
@@ -272,8 +276,9 @@ Tensor randint(int64_t low, int64_t high, std::vector<int64_t> sizes, TensorOpti
   });
   const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
   const int64_t n = t.numel();
-  generate(t, randint_blocks(n, range), "randint", [&](void* data, PhiloxStart start) {
-    dispatch_dtype(t.dtype(), [&](auto tag) {
+  const Dtype dt = t.dtype();
+  generate(t, randint_blocks(n, range), "randint", [dt, n, low, range](void* data, PhiloxStart start) {
+    dispatch_dtype(dt, [&](auto tag) {
       using T = typename decltype(tag)::type;
       randint_kernel(static_cast<T*>(data), n, start, low, range);
     });

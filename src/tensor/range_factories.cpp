@@ -17,7 +17,7 @@ template <class ValueAt>
 Tensor make_range(int64_t n, Dtype dtype, const TensorOptions& options, const char* where,
                   const ValueAt& value_at) {
   Device device = detail::resolve_device(options.device(), where);
-  Tensor host = detail::make_empty(DimVector{n}, dtype, Device(kCPU, 0));
+  Tensor host = detail::make_empty(DimVector{n}, dtype, Device(kCPU));
   dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = static_cast<T*>(host.raw_data());

@@ -67,7 +67,7 @@ TEST(Factories, LikeAndNewKeepDtypeAndDevice) {
 TEST(Factories, CudaWithoutBackendNamesDeviceCountAndWhatToDo) {
   std::string msg = error_of([] { zeros({2}, device("cuda:1")); });
   EXPECT_THAT(msg, HasSubstr("cuda:1"));
-  EXPECT_THAT(msg, HasSubstr("device count is 0"));
+  EXPECT_THAT(msg, HasSubstr("device_count() is 0"));
   EXPECT_THAT(msg, HasSubstr("TIDE_SIM_DEVICES"));
   EXPECT_THAT(error_of([] { zeros({2}, device("cpu:1")); }), HasSubstr("cpu has a single device"));
 }

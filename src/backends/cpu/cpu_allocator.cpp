@@ -36,7 +36,7 @@ class CpuAllocator final : public Allocator {
       TIDE_CHECK_T(OutOfMemoryError, p != nullptr, "[cpu allocator] could not allocate ", nbytes,
                    " bytes of host memory; free some tensors or reduce the batch size");
     }
-    return DataPtr(p, nbytes, Device(kCPU, 0), 0, this, &CpuAllocator::release);
+    return DataPtr(p, nbytes, Device(kCPU), 0, this, &CpuAllocator::release);
   }
 
   void empty_cache() {
