@@ -17,6 +17,14 @@ add_library(tide_blas INTERFACE)
 target_link_libraries(tide_blas INTERFACE ${TIDE_BLAS_LIBRARY})
 target_include_directories(tide_blas SYSTEM INTERFACE ${TIDE_CBLAS_INCLUDE})
 
+# libdw (elfutils) symbolizes the backtraces of TIDE_ASYNC_BACKTRACE=1 (src/runtime/backtrace.h).
+find_path(TIDE_LIBDW_INCLUDE elfutils/libdwfl.h REQUIRED)
+find_library(TIDE_LIBDW_LIBRARY NAMES dw REQUIRED)
+find_library(TIDE_LIBELF_LIBRARY NAMES elf REQUIRED)
+add_library(tide_libdw INTERFACE)
+target_link_libraries(tide_libdw INTERFACE ${TIDE_LIBDW_LIBRARY} ${TIDE_LIBELF_LIBRARY})
+target_include_directories(tide_libdw SYSTEM INTERFACE ${TIDE_LIBDW_INCLUDE})
+
 if(TIDE_OPENMP)
   find_package(OpenMP REQUIRED COMPONENTS CXX)
 endif()

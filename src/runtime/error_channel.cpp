@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 
+#include "runtime/backtrace.h"
 #include "runtime/op_ring.h"
 #include "tide/error.h"
 
@@ -69,12 +70,20 @@ std::string kernel_error_message(const KernelFailure& f) {
       f.info.op ? detail::concat("'", f.info.op, "'")
                 : detail::concat("(unknown: more than ", OpRing::kCapacity,
                                  " ops were enqueued on the stream after it)");
-  return detail::concat("[cuda] kernel error in op ", op, " (sequence number ", f.seq,
-                        " on stream ", f.stream_id, " of cuda:", f.device, ", ", where,
-                        "): ", f.message,
-                        ". It ran asynchronously and is raised at the first synchronizing call "
-                        "after it; set CUDA_LAUNCH_BLOCKING=1 to raise it at the op itself. "
-                        "The device remains usable.");
+  std::string message = detail::concat(
+      "[cuda] kernel error in op ", op, " (sequence number ", f.seq, " on stream ",
+      f.stream_id, " of cuda:", f.device, ", ", where, "): ", f.message,
+      ". It ran asynchronously and is raised at the first synchronizing call after it; set "
+      "CUDA_LAUNCH_BLOCKING=1 to raise it at the op itself. The device remains usable.");
+  // Symbolized here, lazily: only an error that is raised pays for it.
+  if (f.enqueued_at && f.enqueued_at->size > 0) {
+    message += "\nenqueued at:\n";
+    message += symbolize_backtrace(*f.enqueued_at);
+  } else if (!async_backtrace_enabled()) {
+    message += " Set TIDE_ASYNC_BACKTRACE=1 to see the native backtrace of where it was "
+               "enqueued.";
+  }
+  return message;
 }
 
 ExecutingTaskScope::ExecutingTaskScope(ExecutingTask* task) : previous_(t_executing) {
@@ -90,7 +99,12 @@ void record_kernel_error(const std::string& message) {
   if (task == nullptr) throw KernelError(message);
   if (task->failed) return;
   task->failed = true;
-  report_kernel_error(KernelFailure{task->device, task->stream_id, task->seq, task->info, message});
+  report_kernel_error(KernelFailure{task->device, task->stream_id, task->seq, task->info, message,
+                                    task->enqueued_at});
+}
+
+void attach_enqueue_backtrace(std::shared_ptr<const RawBacktrace> backtrace) {
+  if (ExecutingTask* task = t_executing) task->enqueued_at = std::move(backtrace);
 }
 
 }  // namespace tide::runtime

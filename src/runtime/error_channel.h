@@ -2,11 +2,14 @@
 // The async error channel: failures inside enqueued work, raised at the next synchronizing call.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "runtime/backend.h"
 
 namespace tide::runtime {
+
+struct RawBacktrace;  // backtrace.h
 
 /// A failure inside one enqueued task.
 struct KernelFailure {
@@ -15,6 +18,8 @@ struct KernelFailure {
   uint64_t seq = 0;
   LaunchInfo info{nullptr, nullptr};  // {nullptr, nullptr}: no longer in the stream's OpRing
   std::string message;
+  /// Where the op was enqueued, when TIDE_ASYNC_BACKTRACE=1 (Note [Async error backtraces]).
+  std::shared_ptr<const RawBacktrace> enqueued_at;
 };
 
 /// Note [Async error channel]: each device has one first-error slot. A backend worker that
@@ -42,6 +47,8 @@ struct ExecutingTask {
   uint64_t seq;
   LaunchInfo info;
   bool failed = false;
+  /// Set by attach_enqueue_backtrace when the task was launched with a backtrace.
+  std::shared_ptr<const RawBacktrace> enqueued_at = nullptr;
 };
 
 /// Marks `task` as the one running on this thread for the scope's lifetime (backends only).
@@ -63,5 +70,8 @@ class ExecutingTaskScope {
 void record_kernel_error(const std::string& message);
 /// The task running on this thread, or nullptr.
 const ExecutingTask* executing_task();
+/// For the wrapper of with_enqueue_backtrace (backtrace.h): gives the task running on this
+/// thread the backtrace of its enqueue, so its failures carry it. No-op outside a task.
+void attach_enqueue_backtrace(std::shared_ptr<const RawBacktrace> backtrace);
 
 }  // namespace tide::runtime

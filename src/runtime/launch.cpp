@@ -1,5 +1,6 @@
 #include "runtime/launch.h"
 
+#include "runtime/backtrace.h"
 #include "runtime/error_channel.h"
 #include "runtime/registry.h"
 #include "tide/macros.h"
@@ -19,6 +20,7 @@ void after_launch(Backend& b, const cuda::Stream& stream) {
 
 uint64_t launch(const cuda::Stream& stream, const char* op, Task task) {
   Backend& b = *backend(kCUDA);
+  if (TIDE_UNLIKELY(async_backtrace_enabled())) task = with_enqueue_backtrace(std::move(task));
   const uint64_t seq =
       b.launch(stream.native_handle(), LaunchInfo{op, Scope::current()}, std::move(task));
   after_launch(b, stream);

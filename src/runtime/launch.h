@@ -15,7 +15,8 @@ namespace tide::runtime {
 ///
 /// Note [Launch cost]: the per-launch path is the stream lock in the backend plus what the
 /// task's captures need (none beyond std::function's buffer for two pointers); the scope is
-/// a thread-local pointer read, the op name a literal, the OpRing three stores.
+/// a thread-local pointer read, the op name a literal, the OpRing three stores, and one
+/// predictable branch for TIDE_ASYNC_BACKTRACE (Note [Async error backtraces]).
 uint64_t launch(const cuda::Stream& stream, const char* op, Task task);
 /// Copies nbytes from src to dst in `stream` order (simulated device memory is host memory).
 uint64_t memcpy_async(void* dst, const void* src, size_t nbytes, const cuda::Stream& stream);

@@ -8,6 +8,7 @@
 
 #include "backends/cuda_backend_info.h"
 #include "backends/sim/sim_backend.h"
+#include "runtime/backtrace.h"
 #include "runtime/error_channel.h"
 #include "runtime/stream_pool.h"
 #include "tide/error.h"
@@ -34,6 +35,9 @@ void initialize() {
   std::optional<sim::SimConfig> config = sim::config_from_environment(g_sim_override);
   const char* blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
   g_launch_blocking = blocking != nullptr && std::strcmp(blocking, "1") == 0;
+  const char* async_backtrace = std::getenv("TIDE_ASYNC_BACKTRACE");
+  set_async_backtrace_enabled(async_backtrace != nullptr &&
+                              std::strcmp(async_backtrace, "1") == 0);
 
   Backend* cuda = nullptr;
   if (config) {

@@ -1,10 +1,12 @@
-// Note [Demo steps]: the demo is a table of steps, each quoting the seed lines it walks
-// through and naming how many cuda devices it needs and whether it puts tensors on them
-// (devices, the current device and guards come with the runtime; tensors on cuda devices need
-// the device allocator as well). A step runs when what it needs exists, and is listed as
-// skipped with the reason otherwise; a step checks what the seed claims (devices, dtypes,
-// values) and fails loudly if tide disagrees. The seed's streams, memory statistics and
-// pinned-memory examples become steps here once tensors can live on cuda devices.
+// Note [Demo steps]: the demo is a table of steps that follows the seeds (PyTorch's "CUDA
+// semantics" note and its translations) in their order. Each step quotes the seed lines it
+// walks through, names how many cuda devices it needs and whether it puts tensors on them,
+// prints the C++ it runs with what the seed prints or states in comments (`c.device is:
+// cuda:1`, tensors in torch's current repr), and checks the seed's claim, failing loudly if
+// tide disagrees. A step runs when what it needs exists and is listed as skipped with the
+// reason otherwise. Steps that need no device run on cpu; their GPU lines (the seed's x_gpu)
+// run when args.device is cuda and say why not otherwise. Values are deterministic:
+// manual_seed(0) at the start, and random tensors are only compared, never printed.
 
 #include "demo.h"
 
@@ -16,8 +18,8 @@
 #include <vector>
 
 #include "devices.h"
-#include "tide/cuda/device.h"
-#include "tide/cuda/device_guard.h"
+#include "runtime/registry.h"
+#include "tide/testing/sim_hooks.h"
 #include "tide/tide.h"
 
 namespace tide::cli {
@@ -30,6 +32,8 @@ struct DemoContext {
   Device device;
   int cuda_devices;
   bool disable_cuda;
+  /// Why the GPU lines of a cpu step do not run (empty when args.device is cuda).
+  std::string no_gpu_reason;
 };
 
 struct DemoStep {
@@ -38,7 +42,7 @@ struct DemoStep {
   const char* seed;
   /// 0: runs on every machine.
   int cuda_devices_needed;
-  /// Whether it allocates tensors on cuda devices (devices alone come first, Note [Demo steps]).
+  /// Whether it allocates tensors on cuda devices (devices alone need less, Note [Demo steps]).
   bool needs_cuda_tensors;
   void (*run)(DemoContext&);
 };
@@ -57,12 +61,26 @@ std::string indented(const std::string& text, const std::string& prefix) {
   return s;
 }
 
-/// Prints the C++ line that made `t`, then its repr.
-void show(DemoContext& c, const std::string& code, const Tensor& t) {
-  c.out << "    " << code << "\n" << indented(t.str(), "      ") << "\n";
+/// Prints a C++ line of the step.
+void code(DemoContext& c, const std::string& line) { c.out << "    " << line << "\n"; }
+
+/// Prints the C++ line that made `t`, then its repr (the seed's print(t)).
+void show(DemoContext& c, const std::string& line, const Tensor& t) {
+  code(c, line);
+  c.out << indented(t.str(), "      ") << "\n";
 }
 
-// ---- steps that run on every machine
+/// The seed's `print("c.device is:", c.device)`.
+void print_device(DemoContext& c, const std::string& name, const Tensor& t) {
+  c.out << "    " << name << ".device is: " << t.device() << "\n";
+}
+
+bool same_values(const Tensor& a, const Tensor& b) {
+  return a.sizes() == b.sizes() && a.dtype() == b.dtype() &&
+         a.cpu().tolist<float>() == b.cpu().tolist<float>();
+}
+
+// ---- "CUDA semantics": devices, tensors on them, transfers
 
 void devices_are_values(DemoContext& c) {
   Device cuda("cuda"), cuda0("cuda:0"), cuda2("cuda:2");
@@ -76,48 +94,202 @@ void devices_are_values(DemoContext& c) {
   expect(cuda2.index() == 2, "cuda:2 to have index 2");
 }
 
+void tensors_stay_where_allocated(DemoContext& c) {
+  Device cuda0("cuda:0");
+  Tensor x = tensor({1., 2.}, tide::device(cuda0));
+  code(c, "x = tide::tensor({1., 2.}, tide::device(cuda0));");
+  print_device(c, "x", x);
+  Tensor y = tensor({1., 2.}).cuda();
+  code(c, "y = tide::tensor({1., 2.}).cuda();");
+  print_device(c, "y", y);
+  expect(x.device() == cuda0 && y.device() == cuda0, "x and y on cuda:0");
+}
+
+void inside_a_device_context(DemoContext& c) {
+  Device cuda("cuda"), cuda0("cuda:0"), cuda1("cuda:1");
+  Tensor x = tensor({1., 2.}, tide::device(cuda0));
+  Tensor y = tensor({1., 2.}).cuda();
+  code(c, "// x and y on cuda:0 as in the step before");
+  code(c, "{");
+  code(c, "  tide::cuda::DeviceGuard guard(1);  // with torch.cuda.device(1):");
+  cuda::DeviceGuard guard(1);
+  Tensor a = tensor({1., 2.}, tide::device(cuda));
+  code(c, "  a = tide::tensor({1., 2.}, tide::device(cuda));  // allocates a tensor on GPU 1");
+  print_device(c, "  a", a);
+  Tensor b = tensor({1., 2.}).cuda();
+  code(c, "  b = tide::tensor({1., 2.}).cuda();  // transfers a tensor from CPU to GPU 1");
+  print_device(c, "  b", b);
+  Tensor b2 = tensor({1., 2.}).to(cuda);
+  code(c, "  b2 = tide::tensor({1., 2.}).to(cuda);");
+  print_device(c, "  b2", b2);
+  Tensor sum_ab = a + b;
+  code(c, "  c = a + b;");
+  print_device(c, "  c", sum_ab);
+  c.out << indented(sum_ab.str(), "        ") << "\n";
+  Tensor z = x + y;
+  code(c, "  z = x + y;");
+  print_device(c, "  z", z);
+  c.out << indented(z.str(), "        ") << "\n";
+  code(c, "}");
+  expect(a.device() == cuda1 && b.device() == cuda1 && b2.device() == cuda1, "a, b, b2 on cuda:1");
+  expect(sum_ab.device() == cuda1, "c = a + b on cuda:1");
+  expect(z.device() == cuda0, "z = x + y on cuda:0, the operands' device");
+  expect(sum_ab.tolist<float>() == std::vector<float>{2.f, 4.f} &&
+             z.tolist<float>() == std::vector<float>{2.f, 4.f},
+         "c and z == [2., 4.]");
+}
+
+void device_named_explicitly(DemoContext& c) {
+  Device cuda2("cuda:2");
+  Tensor d, e, e_cpu, f, f_cpu;
+  code(c, "{");
+  {
+    code(c, "  tide::cuda::DeviceGuard guard(1);  // even within a context, name the device");
+    cuda::DeviceGuard guard(1);
+    d = randn({2}, tide::device(cuda2));
+    code(c, "  d = tide::randn({2}, tide::device(cuda2));");
+    print_device(c, "  d", d);
+    e_cpu = randn({2});
+    e = e_cpu.to(cuda2);
+    code(c, "  e = tide::randn({2}).to(cuda2);");
+    print_device(c, "  e", e);
+    f_cpu = randn({2});
+    f = f_cpu.cuda(cuda2);
+    code(c, "  f = tide::randn({2}).cuda(cuda2);  // or .cuda(2)");
+    print_device(c, "  f", f);
+  }
+  code(c, "}");
+  const bool copied = same_values(e, e_cpu) && same_values(f, f_cpu);
+  c.out << "    e and f hold the values of the cpu tensors they were copied from: "
+        << (copied ? "true" : "false") << "\n";
+  expect(d.device() == cuda2 && e.device() == cuda2 && f.device() == cuda2, "d, e, f on cuda:2");
+  expect(copied, "e and f to equal their cpu sources");
+  expect(cuda::current_device() == 0, "device 0 to be current again after the guard");
+}
+
+void cross_device_ops_raise(DemoContext& c) {
+  Tensor x = tensor({1., 2.}, tide::device("cuda:0"));
+  Tensor a = tensor({1., 2.}, tide::device("cuda:1"));
+  code(c, "x = tide::tensor({1., 2.}, tide::device(\"cuda:0\"));");
+  code(c, "a = tide::tensor({1., 2.}, tide::device(\"cuda:1\"));");
+  std::string message;
+  try {
+    (void)(a + x);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  c.out << "    a + x throws tide::Error:\n" << indented(message, "      ") << "\n";
+  expect(message.find("Expected all tensors to be on the same device, but found at least two "
+                      "devices") != std::string::npos,
+         "a + x to raise torch's cross-device error");
+  Tensor moved = a + x.to(a.device());
+  show(c, "a + x.to(a.device())  // a copy is the exception", moved);
+  expect(
+      moved.device() == Device("cuda:1") && moved.tolist<float>() == std::vector<float>{2.f, 4.f},
+      "a + x.to(cuda:1) == [2., 4.] on cuda:1");
+}
+
+// ---- "Asynchronous execution"
+
+void async_errors_surface_at_synchronization(DemoContext& c) {
+  Device cuda0("cuda:0");
+  Tensor logits = randn({2, 3}, tide::device(cuda0));
+  Tensor target = tensor({0, 5}, tide::device(cuda0));  // class 5 of 3: out of range
+  code(c, "logits = tide::randn({2, 3}, tide::device(cuda0));");
+  code(c, "target = tide::tensor({0, 5}, tide::device(cuda0));  // class 5 of 3");
+  code(c, "{ tide::Scope scope(\"loss\");  loss = tide::cross_entropy(logits, target); }");
+  std::string message, raised_by;
+  Tensor loss;
+  try {
+    {
+      Scope scope("loss");
+      loss = cross_entropy(logits, target);
+    }
+    code(c, "// returned at once: the kernel runs later, on cuda:0's stream");
+    raised_by = "loss.item<float>()";
+    (void)loss.item<float>();
+  } catch (const KernelError& e) {
+    message = e.what();
+    if (raised_by.empty()) raised_by = "cross_entropy itself (CUDA_LAUNCH_BLOCKING=1)";
+  }
+  c.out << "    " << raised_by << " throws tide::KernelError:\n"
+        << indented(message, "      ") << "\n";
+  expect(!message.empty(), "a KernelError for the out-of-range target");
+  expect(message.find("scope 'loss'") != std::string::npos, "the error to name the scope");
+  Tensor ok = tensor({1., 2.}, tide::device(cuda0)) + tensor({1., 2.}).cuda(0);
+  show(c, "// the device stays usable:", ok);
+  expect(ok.tolist<float>() == std::vector<float>{2.f, 4.f}, "the device to work after the error");
+}
+
+void streams_need_wait_stream(DemoContext& c) {
+  Device cuda("cuda");
+  Tensor A = empty({100, 100}, tide::device(cuda)).normal_(0.0, 1.0);
+  code(c, "A = tide::empty({100, 100}, tide::device(cuda)).normal_(0.0, 1.0);");
+  cuda::Stream s;
+  code(c, "tide::cuda::Stream s;  // a new stream, as torch.cuda.Stream()");
+  s.wait_stream(cuda::current_stream());
+  code(c, "s.wait_stream(tide::cuda::current_stream());  // the fix: sum() waits for normal_()");
+  Tensor B;
+  {
+    cuda::StreamGuard guard(s);
+    B = sum(A);
+  }
+  code(c, "{ tide::cuda::StreamGuard guard(s);  B = tide::sum(A); }");
+  cuda::current_stream().wait_stream(s);
+  code(c, "tide::cuda::current_stream().wait_stream(s);  // before the default stream uses B");
+  print_device(c, "B", B);
+  const Tensor expected = A.cpu().sum();
+  const bool equal = B.item<float>() == expected.item<float>();
+  c.out << "    B equals the same sum computed on cpu: " << (equal ? "true" : "false") << "\n";
+  expect(equal, "B to equal A.cpu().sum()");
+
+  // The race below holds a simulated stream's worker; under CUDA_LAUNCH_BLOCKING=1 normal_()
+  // itself would wait for the held stream, and there is no race to show anyway.
+  if (!testing::sim_active()) return;
+  if (runtime::launch_blocking()) {
+    c.out << "    (the seed's incorrect version is not raced here: CUDA_LAUNCH_BLOCKING=1 makes "
+             "every op finish before it returns)\n";
+    return;
+  }
+  c.out << "    the seed's incorrect version (no wait_stream), with the default stream's worker\n"
+        << "    held so that sum() certainly runs first (a simulated-GPU testing hook):\n";
+  Tensor A2 = zeros({100, 100}, tide::device(cuda));
+  cuda::synchronize();
+  float racy;
+  {
+    testing::StreamHold hold(cuda::current_stream());
+    A2.normal_(0.0, 1.0);  // queued behind the hold
+    cuda::StreamGuard guard(s);
+    Tensor B2 = sum(A2);
+    racy = B2.item<float>();  // ordered on s, the current stream here
+  }
+  cuda::synchronize();
+  const float fixed = sum(A2).item<float>();
+  c.out << "    B = tide::sum(A) read A before normal_() filled it: " << racy
+        << " (A's zeros); after normal_() ran: " << (fixed == 0.f ? "0" : "not 0") << "\n";
+  expect(racy == 0.f && fixed != 0.f, "the unsynchronized sum to read the unfilled A");
+}
+
+// ---- "Best practices"
+
 void device_agnostic_code(DemoContext& c) {
   c.out << "    tide::cuda::is_available() -> " << (c.cuda_devices > 0 ? "true" : "false")
         << ", --disable-cuda " << (c.disable_cuda ? "given" : "not given")
         << " -> args.device = " << c.device << "\n";
   Tensor x = empty({8, 42}, tide::device(c.device));
   c.out << "    x = tide::empty({8, 42}, tide::device(args.device)) -> sizes (" << x.size(0) << ", "
-        << x.size(1) << ") on " << x.device() << "\n";
+        << x.size(1) << ")\n";
+  print_device(c, "x", x);
   expect(x.device().type() == c.device.type(), "x on args.device");
   expect(x.sizes() == std::vector<int64_t>{8, 42}, "x of sizes (8, 42)");
-}
-
-void new_methods_keep_device_and_dtype(DemoContext& c) {
-  Tensor x_cpu = empty({2});
-  Tensor x_cpu_long = empty({2}, dtype(kInt64));
-  Tensor y_cpu = x_cpu.new_full({3, 2}, 0.3);
-  show(c, "y_cpu = x_cpu.new_full({3, 2}, 0.3)", y_cpu);
-  Tensor y_cpu_long = x_cpu_long.new_tensor({{1, 2, 3}});
-  show(c, "y_cpu_long = x_cpu_long.new_tensor({{1, 2, 3}})", y_cpu_long);
-  expect(y_cpu.dtype() == kFloat32 && y_cpu.is_cpu(), "y_cpu float32 on cpu");
-  expect(y_cpu.tolist<float>() == std::vector<float>(6, 0.3f), "y_cpu filled with 0.3");
-  expect(y_cpu_long.dtype() == kInt64 && y_cpu_long.is_cpu(), "y_cpu_long int64 on cpu");
-  expect(y_cpu_long.tolist<int64_t>() == std::vector<int64_t>{1, 2, 3}, "y_cpu_long [[1, 2, 3]]");
-}
-
-void like_factories_keep_device_and_dtype(DemoContext& c) {
-  Tensor x_cpu = empty({2, 3});
-  Tensor y_cpu = ones_like(x_cpu);
-  show(c, "y_cpu = tide::ones_like(x_cpu)", y_cpu);
-  Tensor z_cpu = zeros_like(x_cpu.to(kInt32));
-  show(c, "z_cpu = tide::zeros_like(x_cpu.to(tide::kInt32))", z_cpu);
-  expect(y_cpu.sizes() == x_cpu.sizes() && y_cpu.dtype() == kFloat32 && y_cpu.is_cpu(),
-         "ones_like to keep sizes, dtype and device");
-  expect(z_cpu.dtype() == kInt32 && z_cpu.tolist<int32_t>() == std::vector<int32_t>(6, 0),
-         "zeros_like to keep int32");
 }
 
 void results_live_with_operands(DemoContext& c) {
   Tensor x = tensor({1., 2.}, tide::device(c.device));
   Tensor y = tensor({1., 2.}).to(c.device);
   Tensor z = x + y;
-  show(c, "z = x + y", z);
-  c.out << "    z.device() -> " << z.device() << "  (the operands' device)\n";
+  show(c, "z = x + y  // x, y on args.device", z);
+  print_device(c, "z", z);
   expect(z.device() == x.device(), "z on x's device");
   expect(z.tolist<float>() == std::vector<float>{2.f, 4.f}, "z == [2., 4.]");
   if (c.cuda_devices == 0) {
@@ -132,66 +304,65 @@ void results_live_with_operands(DemoContext& c) {
   }
 }
 
-// ---- steps that need cuda devices (Note [Demo steps])
-
 void current_device_and_guard(DemoContext& c) {
-  c.out << "    outside: tide::cuda::current_device() -> " << cuda::current_device() << "\n";
+  c.out << "    Outside device is " << cuda::current_device()
+        << "  (tide::cuda::current_device())\n";
   expect(cuda::current_device() == 0, "device 0 to be current outside the guard");
   {
     cuda::DeviceGuard guard(1);
-    c.out << "    inside tide::cuda::DeviceGuard guard(1): tide::cuda::current_device() -> "
-          << cuda::current_device() << "\n";
+    c.out << "    Inside device is " << cuda::current_device()
+          << "  (inside tide::cuda::DeviceGuard guard(1))\n";
     expect(cuda::current_device() == 1, "device 1 to be current inside the guard");
   }
-  c.out << "    after the guard: tide::cuda::current_device() -> " << cuda::current_device()
-        << "\n";
+  c.out << "    Outside device is still " << cuda::current_device() << "  (after the guard)\n";
   expect(cuda::current_device() == 0, "device 0 to be current again after the guard");
 }
 
-void tensors_stay_where_allocated(DemoContext& c) {
-  Device cuda0("cuda:0");
-  Tensor x = tensor({1., 2.}, tide::device(cuda0));
-  Tensor y = tensor({1., 2.}).cuda();
-  Tensor z = x + y;
-  show(c, "z = x + y", z);
-  expect(x.device() == cuda0 && y.device() == cuda0 && z.device() == cuda0, "x, y and z on cuda:0");
+void new_methods_keep_device_and_dtype(DemoContext& c) {
+  Tensor x_cpu = empty({2});
+  Tensor x_cpu_long = empty({2}, dtype(kInt64));
+  Tensor y_cpu = x_cpu.new_full({3, 2}, 0.3);
+  show(c, "y_cpu = x_cpu.new_full({3, 2}, 0.3)", y_cpu);
+  expect(y_cpu.dtype() == kFloat32 && y_cpu.is_cpu(), "y_cpu float32 on cpu");
+  expect(y_cpu.tolist<float>() == std::vector<float>(6, 0.3f), "y_cpu filled with 0.3");
+  if (c.no_gpu_reason.empty()) {
+    Tensor x_gpu = empty({2}, tide::device(c.device));
+    Tensor y_gpu = x_gpu.new_full({3, 2}, -5);
+    show(c, "y_gpu = x_gpu.new_full({3, 2}, -5)", y_gpu);
+    expect(y_gpu.device() == x_gpu.device() && y_gpu.dtype() == kFloat32,
+           "y_gpu float32 on x_gpu's device");
+    expect(y_gpu.tolist<float>() == std::vector<float>(6, -5.f), "y_gpu filled with -5");
+  } else {
+    code(c, "y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: " + c.no_gpu_reason);
+  }
+  Tensor y_cpu_long = x_cpu_long.new_tensor({{1, 2, 3}});
+  show(c, "y_cpu_long = x_cpu_long.new_tensor({{1, 2, 3}})", y_cpu_long);
+  expect(y_cpu_long.dtype() == kInt64 && y_cpu_long.is_cpu(), "y_cpu_long int64 on cpu");
+  expect(y_cpu_long.tolist<int64_t>() == std::vector<int64_t>{1, 2, 3}, "y_cpu_long [[1, 2, 3]]");
 }
 
-void new_methods_on_a_gpu_tensor(DemoContext& c) {
-  Tensor x_gpu = empty({2}, tide::device("cuda"));
-  Tensor y_gpu = x_gpu.new_full({3, 2}, -5);
-  show(c, "y_gpu = x_gpu.new_full({3, 2}, -5)", y_gpu);
-  Tensor z_gpu = zeros_like(empty({2, 3}, tide::device("cuda")));
-  show(c, "z_gpu = tide::zeros_like(x_gpu)", z_gpu);
-  expect(y_gpu.device() == x_gpu.device() && y_gpu.dtype() == kFloat32, "y_gpu on x_gpu's device");
-  expect(z_gpu.is_cuda(), "z_gpu on a cuda device");
-}
-
-void results_follow_operands_not_the_current_device(DemoContext& c) {
-  Device cuda("cuda"), cuda1("cuda:1");
-  Tensor x = tensor({1., 2.}, tide::device("cuda:0"));
-  Tensor y = tensor({1., 2.}).cuda();
-  cuda::DeviceGuard guard(1);
-  Tensor a = tensor({1., 2.}, tide::device(cuda));
-  Tensor b = tensor({1., 2.}).cuda();
-  Tensor b2 = tensor({1., 2.}).to(cuda);
-  Tensor sum_ab = a + b;
-  Tensor z = x + y;
-  c.out << "    inside DeviceGuard(1): a, b, b2 -> " << a.device() << ", " << b.device() << ", "
-        << b2.device() << "; a + b -> " << sum_ab.device() << "; x + y -> " << z.device() << "\n";
-  expect(a.device() == cuda1 && b.device() == cuda1 && b2.device() == cuda1, "a, b, b2 on cuda:1");
-  expect(sum_ab.device() == cuda1, "a + b on cuda:1");
-  expect(z.device() == Device("cuda:0"), "x + y on cuda:0, the operands' device");
-}
-
-void device_named_explicitly(DemoContext& c) {
-  Device cuda2("cuda:2");
-  Tensor d = randn({2}, tide::device(cuda2));
-  Tensor e = randn({2}).to(cuda2);
-  Tensor f = randn({2}).cuda(cuda2);
-  c.out << "    d, e, f devices -> " << d.device() << ", " << e.device() << ", " << f.device()
-        << "\n";
-  expect(d.device() == cuda2 && e.device() == cuda2 && f.device() == cuda2, "d, e, f on cuda:2");
+void like_factories_keep_device_and_dtype(DemoContext& c) {
+  Tensor x_cpu = empty({2, 3});
+  Tensor y_cpu = ones_like(x_cpu);
+  show(c, "y_cpu = tide::ones_like(x_cpu)", y_cpu);
+  expect(y_cpu.sizes() == x_cpu.sizes() && y_cpu.dtype() == kFloat32 && y_cpu.is_cpu(),
+         "ones_like to keep sizes, dtype and device");
+  if (c.no_gpu_reason.empty()) {
+    // The seed's x_gpu = torch.empty(2, 3) lacks device=cuda; the demo puts it there.
+    Tensor x_gpu = empty({2, 3}, tide::device(c.device));
+    Tensor y_gpu = zeros_like(x_gpu);
+    show(c, "y_gpu = tide::zeros_like(x_gpu)  // x_gpu = tide::empty({2, 3}, tide::device(cuda))",
+         y_gpu);
+    expect(y_gpu.device() == x_gpu.device() && y_gpu.dtype() == kFloat32 &&
+               y_gpu.tolist<float>() == std::vector<float>(6, 0.f),
+           "zeros_like to keep the device");
+  } else {
+    code(c, "y_gpu = tide::zeros_like(x_gpu)  skipped: " + c.no_gpu_reason);
+  }
+  Tensor z_cpu = zeros_like(x_cpu.to(kInt32));
+  show(c, "z_cpu = tide::zeros_like(x_cpu.to(tide::kInt32))", z_cpu);
+  expect(z_cpu.dtype() == kInt32 && z_cpu.tolist<int32_t>() == std::vector<int32_t>(6, 0),
+         "zeros_like to keep int32");
 }
 
 const std::vector<DemoStep>& demo_steps() {
@@ -200,37 +371,48 @@ const std::vector<DemoStep>& demo_steps() {
        "cuda = torch.device('cuda'); cuda0 = torch.device('cuda:0'); "
        "cuda2 = torch.device('cuda:2')",
        0, false, devices_are_values},
+      {"Tensors stay where they were allocated",
+       "x = torch.tensor([1., 2.], device=cuda0); y = torch.tensor([1., 2.]).cuda()", 1, true,
+       tensors_stay_where_allocated},
+      {"Inside a device context: new tensors go to its device, results to their operands'",
+       "with torch.cuda.device(1): a = torch.tensor([1., 2.], device=cuda); "
+       "b = torch.tensor([1., 2.]).cuda(); b2 = torch.tensor([1., 2.]).to(device=cuda); "
+       "c = a + b; z = x + y",
+       2, true, inside_a_device_context},
+      {"The device can always be named explicitly",
+       "d = torch.randn(2, device=cuda2); e = torch.randn(2).to(cuda2); "
+       "f = torch.randn(2).cuda(cuda2)",
+       3, true, device_named_explicitly},
+      {"Cross-GPU operations raise; copies are the exception",
+       "Cross-GPU operations are not allowed by default, with the exception of copy_() and "
+       "other methods with copy-like functionality such as to() and cuda()",
+       2, true, cross_device_ops_raise},
+      {"Asynchronous errors surface at the next synchronizing call",
+       "With asynchronous execution, such an error isn't reported until after the operation is "
+       "actually executed",
+       1, true, async_errors_surface_at_synchronization},
+      {"Streams: work on another stream must wait_stream",
+       "s = torch.cuda.Stream(); A = torch.empty((100, 100), device=cuda).normal_(0.0, 1.0); "
+       "with torch.cuda.stream(s): B = torch.sum(A)  # may start before normal_() finishes!",
+       1, true, streams_need_wait_stream},
       {"Device-agnostic code",
        "args.device = torch.device('cuda') if not args.disable_cuda and torch.cuda.is_available() "
        "else torch.device('cpu'); x = torch.empty((8, 42), device=args.device)",
        0, false, device_agnostic_code},
-      {"new_* methods keep the device and dtype",
-       "y_cpu = x_cpu.new_full([3, 2], fill_value=0.3); "
-       "y_cpu_long = x_cpu_long.new_tensor([[1, 2, 3]])",
-       0, false, new_methods_keep_device_and_dtype},
-      {"ones_like / zeros_like keep the device and dtype", "y_cpu = torch.ones_like(x_cpu)", 0,
-       false, like_factories_keep_device_and_dtype},
       {"Results live on the operands' device", "c = a + b  # c.device is a's and b's device", 0,
        false, results_live_with_operands},
       {"The current device and tide::cuda::DeviceGuard",
        "print('Outside device is 0'); with torch.cuda.device(1): print('Inside device is 1'); "
        "print('Outside device is still 0')",
        2, false, current_device_and_guard},
-      {"Tensors stay where they were allocated",
-       "x = torch.tensor([1., 2.], device=cuda0); y = torch.tensor([1., 2.]).cuda(); "
-       "z = x + y  # z.device is cuda:0",
-       1, true, tensors_stay_where_allocated},
-      {"new_* and *_like on a GPU tensor",
-       "y_gpu = x_gpu.new_full([3, 2], fill_value=-5); y_gpu = torch.zeros_like(x_gpu)", 1, true,
-       new_methods_on_a_gpu_tensor},
-      {"Results follow their operands, not the current device",
-       "with torch.cuda.device(1): a = torch.tensor([1., 2.], device=cuda); "
-       "b = torch.tensor([1., 2.]).cuda(); c = a + b  # cuda:1; z = x + y  # cuda:0",
-       2, true, results_follow_operands_not_the_current_device},
-      {"The device can always be named explicitly",
-       "d = torch.randn(2, device=cuda2); e = torch.randn(2).to(cuda2); "
-       "f = torch.randn(2).cuda(cuda2)",
-       3, true, device_named_explicitly},
+      {"new_* methods keep the device and dtype",
+       "y_cpu = x_cpu.new_full([3, 2], fill_value=0.3); "
+       "y_gpu = x_gpu.new_full([3, 2], fill_value=-5); "
+       "y_cpu_long = x_cpu_long.new_tensor([[1, 2, 3]])",
+       0, false, new_methods_keep_device_and_dtype},
+      {"ones_like / zeros_like keep the device and dtype",
+       "y_cpu = torch.ones_like(x_cpu); y_gpu = torch.zeros_like(x_gpu)", 0, false,
+       like_factories_keep_device_and_dtype},
   };
   return steps;
 }
@@ -245,9 +427,26 @@ std::string skip_reason(const DemoStep& step, const CudaAvailability& cuda, bool
            " present; TIDE_SIM_DEVICES=N simulates N";
   }
   if (step.needs_cuda_tensors && !cuda.tensors) {
-    return "tensors cannot be allocated on cuda devices yet: " + cuda.no_tensor_reason;
+    return "tensors cannot be allocated on cuda devices: " + cuda.no_tensor_reason;
   }
   return "";
+}
+
+/// "3 cuda devices, simulated ...": whether the GPUs are real, said plainly.
+void print_devices(std::ostream& out, const CudaAvailability& cuda) {
+  out << "devices: cpu, and " << cuda.device_count << " cuda device"
+      << (cuda.device_count == 1 ? "" : "s") << "\n";
+  if (cuda.device_count == 0) return;
+  bool simulated = true;
+  for (int i = 0; i < cuda.device_count; ++i) simulated &= cuda::get_device_properties(i).simulated;
+  if (simulated) {
+    out << "the cuda devices are SIMULATED GPUs (TIDE_SIM_DEVICES): they live in host memory and "
+           "run each stream on a worker thread, with the semantics of real GPUs; no GPU hardware "
+           "is used\n";
+  } else {
+    out << "the cuda devices are real GPUs: " << cuda::get_device_name(0)
+        << (cuda.device_count > 1 ? ", ..." : "") << "\n";
+  }
 }
 
 }  // namespace
@@ -256,13 +455,20 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   CudaAvailability cuda = cuda_availability();
   // The seed's args.device; cuda only where tensors can live there (Note [Demo steps]).
   bool use_cuda = !options.disable_cuda && cuda.device_count > 0 && cuda.tensors;
+  std::string no_gpu_reason;
+  if (!use_cuda) {
+    no_gpu_reason = options.disable_cuda     ? "--disable-cuda was given"
+                    : cuda.device_count == 0 ? "no cuda device"
+                                             : "tensors cannot be allocated on cuda devices";
+  }
   DemoContext context{out, use_cuda ? Device(kCUDA) : Device(kCPU), cuda.device_count,
-                      options.disable_cuda};
+                      options.disable_cuda, no_gpu_reason};
+  manual_seed(0);
 
   out << "tide demo: the examples of PyTorch's \"CUDA semantics\" note, run with tide " << version()
-      << "\n"
-      << "devices: cpu, and " << cuda.device_count << " cuda device"
-      << (cuda.device_count == 1 ? "" : "s") << "\n\n";
+      << "\n";
+  print_devices(out, cuda);
+  out << "\n";
 
   const std::vector<DemoStep>& steps = demo_steps();
   std::vector<std::pair<size_t, std::string>> skipped;  // step index, reason
@@ -306,8 +512,9 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
       out << "    why: " << reason << "\n";
     }
   }
-  out << "not in the demo yet: the seed's streams, memory statistics and pinned memory examples; "
-         "they become steps when tensors can live on cuda devices\n\n";
+  out << "not in the demo yet: the seed's memory statistics (memory_allocated, memory_cached, "
+         "empty_cache) and pinned memory examples; they come with the caching allocator and "
+         "pinned host memory\n\n";
   out << "demo: " << ran << " steps ran, " << skipped.size() << " skipped, " << failed
       << " failed\n";
   return failed == 0 ? 0 : 1;

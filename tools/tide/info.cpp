@@ -39,7 +39,18 @@ void print_info(std::ostream& out) {
   out << "  cuda: " << cuda.device_count << " device" << (cuda.device_count == 1 ? "" : "s")
       << "\n";
   for (int i = 0; i < cuda.device_count; ++i) {
-    out << "    cuda:" << i << ": " << cuda::get_device_properties(i) << "\n";
+    const cuda::DeviceProperties p = cuda::get_device_properties(i);
+    out << "    cuda:" << i << ":\n"
+        << "      name: " << p.name << "\n"
+        << "      total memory: " << (p.total_memory >> 20) << " MiB\n"
+        << "      compute capability: " << p.major << "." << p.minor << "\n"
+        << "      streaming multiprocessors: " << p.multi_processor_count << "\n"
+        << "      simulated: "
+        << (p.simulated ? "yes (host memory and a worker thread per stream, no GPU hardware; "
+                          "TIDE_SIM_DEVICES)"
+                        : "no")
+        << "\n"
+        << "      " << p << "\n";
   }
   if (!cuda.tensors) out << "    tensors on cuda: not yet: " << cuda.no_tensor_reason << "\n";
 }

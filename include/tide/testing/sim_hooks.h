@@ -18,6 +18,11 @@ void hold_stream(const cuda::Stream& stream);
 /// Lets a held stream's worker run its queued tasks again.
 void release_stream(const cuda::Stream& stream);
 
+/// Turns the capture of enqueue backtraces on or off for launches from now on, as if
+/// TIDE_ASYNC_BACKTRACE=1 were (or were not) set, overriding the variable; KernelErrors of
+/// ops launched while it is on name where they were enqueued. Initializes the backend.
+void set_async_backtrace_for_testing(bool enabled);
+
 /// RAII hold_stream/release_stream.
 class StreamHold {
  public:

@@ -1,0 +1,338 @@
+// Every core op on every cuda device against the same op on cpu (as ggml's test-backend-ops):
+// simulated GPUs run the cpu kernels, so results must match bit for bit. Each op runs with
+// another device current, and once more on a non-default current stream of its device, and
+// its results must live on the operands' device (the seeds: "the results will be always
+// placed on the same device as the tensor").
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "device_helpers.h"
+#include "tide/cuda.h"
+#include "tide/factories.h"
+#include "tide/ops.h"
+#include "tide/random.h"
+
+using namespace tide;
+using test::cuda_device;
+using test::other_device;
+using test::same_bits;
+
+namespace {
+
+using Tensors = std::vector<Tensor>;
+using OpFn = std::function<Tensors(const Tensors&)>;
+
+Tensors on(const Tensors& inputs, Device device) {
+  Tensors out;
+  for (const Tensor& t : inputs) out.push_back(t.defined() ? t.to(device) : t);
+  return out;
+}
+
+void expect_results_match(const Tensors& expected, const Tensors& got, int device) {
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].device(), cuda_device(device)) << "result " << i;
+    EXPECT_TRUE(same_bits(expected[i], got[i])) << "result " << i;
+  }
+}
+
+/// Runs `op` on the cpu inputs, then on copies of them on every cuda device, (1) with another
+/// device current and (2) also with a pooled stream current on the operands' device, and
+/// expects the cpu's results, bit for bit, on the operands' device.
+void expect_matches_cpu(const std::string& what, const Tensors& inputs, const OpFn& op) {
+  SCOPED_TRACE(what);
+  const Tensors expected = op(inputs);
+  for (const Tensor& t : expected) ASSERT_TRUE(t.is_cpu());
+  for (int d = 0; d < cuda::device_count(); ++d) {
+    SCOPED_TRACE("on cuda:" + std::to_string(d));
+    const Tensors moved = on(inputs, cuda_device(d));
+    {
+      cuda::DeviceGuard other(other_device(d));
+      const Tensors got = op(moved);
+      EXPECT_EQ(cuda::current_device(), other_device(d));
+      expect_results_match(expected, got, d);
+    }
+    {
+      cuda::DeviceGuard other(other_device(d));
+      const cuda::Stream side(d);
+      cuda::set_stream(side);
+      const Tensors got = op(moved);
+      // Read back on the side stream, where the results were computed.
+      expect_results_match(expected, got, d);
+      cuda::set_stream(cuda::default_stream(d));
+    }
+  }
+}
+
+/// Inputs with a fixed seed (cpu).
+struct Inputs {
+  Inputs() {
+    manual_seed(2024);
+    a = randn({3, 4});
+    b = randn({4});
+    c = randn({3, 1});
+    ia = randint(-5, 6, {3, 4});
+    ib = randint(1, 6, {4});
+    x = randn({4, 5, 6});
+  }
+  Tensor a, b, c, ia, ib, x;
+};
+
+}  // namespace
+
+TEST(OpsVsCpu, ArithmeticWithScalarsAndBroadcastingMatchesCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  Inputs in;
+  const Tensors fl{in.a, in.b, in.c};
+  expect_matches_cpu("add", fl, [](const Tensors& t) {
+    return Tensors{add(t[0], t[1]), add(t[0], t[2], 2.5), t[0] + 1.5, 2 + t[0], t[2] + t[1]};
+  });
+  expect_matches_cpu("sub", fl, [](const Tensors& t) {
+    return Tensors{sub(t[0], t[1]), t[0].sub(t[2], 0.5), t[0] - 3, 1 - t[0], -t[0]};
+  });
+  expect_matches_cpu("mul", fl, [](const Tensors& t) {
+    return Tensors{mul(t[0], t[1]), t[2] * t[1], t[0] * 0.1, 3 * t[0]};
+  });
+  expect_matches_cpu("div", fl, [](const Tensors& t) {
+    return Tensors{div(t[0], t[1]), t[0] / t[2], t[0] / 3, 1 / t[0], t[0] / 0.0};
+  });
+  expect_matches_cpu("in place", fl, [](const Tensors& t) {
+    Tensor x = t[0].clone();
+    x.add_(t[1]).mul_(2).sub_(t[2], 3).div_(t[1]);
+    x += 1;
+    x *= t[2];
+    return Tensors{x};
+  });
+  expect_matches_cpu("integer arithmetic and promotion", {in.ia, in.ib, in.a},
+                     [](const Tensors& t) {
+                       return Tensors{t[0] + t[1], t[0] * 3,   t[0] - t[1], t[0] / t[1],
+                                      t[0] / 2,    t[0] + t[2], t[0] * 0.5};
+                     });
+  expect_matches_cpu("out variants", fl, [](const Tensors& t) {
+    Tensor out = empty({3, 4}, TensorOptions(t[0].device()));
+    add_out(out, t[0], t[1], 2);
+    Tensor out2 = empty({3, 4}, TensorOptions(t[0].device()));
+    div_out(out2, t[0], t[2]);
+    return Tensors{out, out2};
+  });
+}
+
+TEST(OpsVsCpu, PowMaximumMinimumComparisonsWhereAndClampMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  Inputs in;
+  // A NaN and signed zeros, so the kernels' NaN and zero handling is compared too.
+  Tensor special = tensor({std::numeric_limits<double>::quiet_NaN(), -0.0, 0.0, 1.0});
+  expect_matches_cpu("pow", {in.a, in.b, in.ia}, [](const Tensors& t) {
+    return Tensors{pow(t[0].abs() + 0.5, t[1]), pow(t[0], 2), pow(t[0], 0.5), pow(2, t[0]),
+                   t[2].pow(2), t[0].pow(t[1])};
+  });
+  expect_matches_cpu("maximum and minimum", {in.a, in.b, in.c, in.ia, special},
+                     [](const Tensors& t) {
+                       return Tensors{maximum(t[0], t[1]), minimum(t[0], t[2]),
+                                      t[3].maximum(t[3].neg()), maximum(t[4], t[4].neg()),
+                                      minimum(t[4], t[4].neg())};
+                     });
+  expect_matches_cpu("comparisons", {in.a, in.b, in.ia, special}, [](const Tensors& t) {
+    return Tensors{eq(t[0], t[1]), ne(t[0], t[0]), lt(t[0], t[1]), le(t[0], 0), gt(t[0], 0.25),
+                   ge(t[2], 0),    t[2].eq(3),     t[2].ne(t[2]),  t[3].eq(t[3]), t[3].lt(1),
+                   t[3].ge(0)};
+  });
+  expect_matches_cpu("where", {in.a, in.b, in.c}, [](const Tensors& t) {
+    return Tensors{where(t[0].gt(0), t[0], t[1]), where(t[2].gt(0), t[0], 0.0),
+                   where(t[1].lt(0), 1.0, t[0]), t[0].where(t[0].lt(t[2]), t[2])};
+  });
+  expect_matches_cpu("clamp", {in.a, in.ia}, [](const Tensors& t) {
+    return Tensors{clamp(t[0], -0.5, 0.5), clamp(t[0], 0), clamp(t[0], std::nullopt, 0.3),
+                   t[1].clamp(-2, 2)};
+  });
+}
+
+TEST(OpsVsCpu, UnaryOpsMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  Inputs in;
+  // Negative inputs to log and sqrt give NaN: compared bit for bit as well.
+  expect_matches_cpu("unary", {in.x, in.ia}, [](const Tensors& t) {
+    return Tensors{neg(t[0]),     abs(t[0]),  exp(t[0]),     log(t[0]),   log(t[0].abs()),
+                   sqrt(t[0]),    t[0].sqrt(), relu(t[0]),   sigmoid(t[0]), tanh(t[0]),
+                   t[1].neg(),    t[1].abs(), t[1].relu(),   exp(t[1])};
+  });
+}
+
+TEST(OpsVsCpu, ReductionsWholeAndPerDimMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  Inputs in;
+  expect_matches_cpu("sum and mean", {in.x, in.ia}, [](const Tensors& t) {
+    return Tensors{t[0].sum(),
+                   t[0].sum(1),
+                   t[0].sum(1, true),
+                   sum(t[0], std::vector<int64_t>{0, 2}),
+                   sum(t[0], std::vector<int64_t>{0, 2}, true),
+                   t[0].sum(-1, false, kFloat64),
+                   t[0].mean(),
+                   t[0].mean(0),
+                   mean(t[0], 2, true),
+                   t[1].sum(),
+                   t[1].sum(0, true)};
+  });
+  expect_matches_cpu("max, min, argmax, argmin", {in.x}, [](const Tensors& t) {
+    auto [vmax, imax] = t[0].max(1, true);
+    auto [vmin, imin] = min(t[0], 2);
+    return Tensors{t[0].max(),        t[0].min(),      vmax,
+                   imax,              vmin,            imin,
+                   t[0].argmax(),     argmax(t[0], 0, true), t[0].argmax(-1),
+                   t[0].argmin(),     argmin(t[0], 1)};
+  });
+  // Large enough that a cpu kernel might split the work across threads: the simulated device
+  // must still agree to the bit.
+  manual_seed(5);
+  expect_matches_cpu("large sums", {randn({300, 400})}, [](const Tensors& t) {
+    return Tensors{t[0].sum(), t[0].sum(0), t[0].sum(1), t[0].mean(), t[0].max()};
+  });
+}
+
+TEST(OpsVsCpu, MatmulMmBmmAndAddmmMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  manual_seed(7);
+  const Tensors in{randn({3, 4}), randn({4, 5}), randn({2, 3, 4}), randn({2, 4, 5}), randn({5}),
+                   randn({4})};
+  expect_matches_cpu("linear algebra", in, [](const Tensors& t) {
+    return Tensors{mm(t[0], t[1]),
+                   t[0].matmul(t[1]),
+                   matmul(t[5], t[5]),           // dot product, 0-dim
+                   matmul(t[0], t[5]),           // matrix @ vector
+                   matmul(t[5], t[1]),           // vector @ matrix
+                   matmul(t[2], t[1]),           // batched @ matrix
+                   bmm(t[2], t[3]),
+                   addmm(t[4], t[0], t[1]),
+                   addmm(t[4], t[0], t[1], 0.5, 2),
+                   t[1].t().mm(t[0].t()),        // transposed operands
+                   t[4].addmm(t[0], t[1], 0, 1)};
+  });
+}
+
+TEST(OpsVsCpu, SoftmaxAndLogSoftmaxMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  Inputs in;
+  expect_matches_cpu("softmax", {in.x, in.a}, [](const Tensors& t) {
+    return Tensors{softmax(t[0], 1), t[0].softmax(-1), log_softmax(t[0], 0),
+                   t[1].log_softmax(1), softmax(t[1] * 100, 1)};
+  });
+}
+
+TEST(OpsVsCpu, CatStackChunkSplitAndIndexSelectMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  Inputs in;
+  const Tensor idx = tensor({2, 0, 2, 1});
+  const Tensor idx32 = tensor({3, 3, 0}).to(kInt32);
+  expect_matches_cpu("cat and stack", {in.a, in.a * 2, in.c}, [](const Tensors& t) {
+    return Tensors{cat({t[0], t[1]}, 0), cat({t[0], t[2]}, 1), tide::stack({t[0], t[1]}, 1),
+                   tide::stack({t[0], t[1]})};
+  });
+  expect_matches_cpu("chunk and split", {in.x}, [](const Tensors& t) {
+    Tensors out = chunk(t[0], 3, 1);
+    for (const Tensor& p : split(t[0], 2, 2)) out.push_back(p);
+    for (const Tensor& p : t[0].split(std::vector<int64_t>{1, 3}, 0)) out.push_back(p + 0);
+    return out;
+  });
+  expect_matches_cpu("index_select", {in.x, idx, idx32}, [](const Tensors& t) {
+    return Tensors{index_select(t[0], 0, t[1]), t[0].index_select(1, t[2]),
+                   t[0].index_select(-1, t[1]), t[0].transpose(0, 2).index_select(1, t[1])};
+  });
+}
+
+TEST(OpsVsCpu, NllLossAndCrossEntropyWithWeightsMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  manual_seed(11);
+  const Tensor logits = randn({6, 4});
+  const Tensor target = tensor({0, 3, 1, 2, 3, -100});  // -100: the default ignore_index
+  const Tensor weight = tensor({0.5, 2.0, 1.0, 0.25});
+  const Tensor one = randn({4});
+  const Tensor one_target = tensor(2);
+  const Tensor target3 = tensor({0, 3, 1, 2, 3, 1});  // 3 is ignored below
+  expect_matches_cpu("losses", {logits, target, weight, one, one_target, target3},
+                     [](const Tensors& t) {
+    const Tensor lp = log_softmax(t[0], 1);
+    return Tensors{nll_loss(lp, t[1]),
+                   nll_loss(lp, t[1], t[2]),
+                   nll_loss(lp, t[1], t[2], Reduction::Sum),
+                   nll_loss(lp, t[1], t[2], Reduction::None),
+                   cross_entropy(t[0], t[1]),
+                   cross_entropy(t[0], t[1], t[2]),
+                   cross_entropy(t[0], t[5], t[2], Reduction::None, 3),
+                   cross_entropy(t[0], t[5], t[2], Reduction::Mean, 3),
+                   cross_entropy(t[3], t[4], t[2])};
+  });
+}
+
+TEST(OpsVsCpu, ConversionsContiguousFillAndZeroMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  Inputs in;
+  expect_matches_cpu("to(dtype)", {in.x * 100, in.ia}, [](const Tensors& t) {
+    return Tensors{t[0].to(kInt32),   t[0].to(kFloat64), t[0].to(kFloat16), t[0].to(kBFloat16),
+                   t[0].to(kInt64),   t[0].to(kUInt8),   t[0].to(kBool),    t[1].to(kFloat32),
+                   t[1].to(kFloat16), t[0].gt(0).to(kFloat32)};
+  });
+  expect_matches_cpu("contiguous of views", {in.x}, [](const Tensors& t) {
+    const Tensor tr = t[0].transpose(0, 2);
+    EXPECT_FALSE(tr.is_contiguous());
+    return Tensors{tr.contiguous(), t[0].permute({1, 2, 0}).contiguous(),
+                   t[0].slice(2, 1, std::nullopt, 2).contiguous(), t[0].select(1, 3).clone()};
+  });
+  expect_matches_cpu("fill_ and zero_", {in.x, in.ia}, [](const Tensors& t) {
+    Tensor f = t[0].clone();
+    f.fill_(3.5);
+    Tensor g = t[0].clone();
+    g.zero_();
+    Tensor h = t[0].clone();
+    Tensor view = h.transpose(0, 1).select(0, 2);  // a strided view of h
+    view.fill_(-1.25);
+    Tensor k = t[1].clone();
+    k.fill_(7);
+    Tensor m = t[0].clone();
+    m.fill_(t[0].sum());  // a 0-dim tensor on the same device as the value
+    return Tensors{f, g, h, k, m};
+  });
+}
+
+TEST(OpsVsCpu, RandomNumbersWithTheSameSeedMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  expect_matches_cpu("rand, randn, randint, normal_, uniform_", {zeros({3, 5})},
+                     [](const Tensors& t) {
+                       manual_seed(123);
+                       const TensorOptions o(t[0].device());
+                       Tensor n = empty({4, 4}, o);
+                       n.normal_(1, 2);
+                       Tensor u = empty({9}, o);
+                       u.uniform_(-1, 1);
+                       Tensor strided = t[0].clone();
+                       Tensor view = strided.t();
+                       view.normal_();
+                       return Tensors{rand({5, 7}, o), randn({33}, o), randint(0, 10, {9}, o),
+                                      n, u, strided, randn_like(t[0]), rand({2, 3}, o.dtype(kFloat64))};
+                     });
+}
+
+TEST(OpsVsCpu, OneManualSeedSeedsTheCpuAndEveryDeviceAlike) {
+  TIDE_REQUIRE_DEVICES(1);
+  manual_seed(31337);
+  const Tensor expected = randn({100});
+  manual_seed(31337);
+  // The first draw after the seed on each device (in any order, any current device) is the
+  // cpu's first draw.
+  for (int d = cuda::device_count() - 1; d >= 0; --d) {
+    cuda::DeviceGuard other(other_device(d));
+    const Tensor got = randn({100}, TensorOptions(cuda_device(d)));
+    EXPECT_EQ(got.device(), cuda_device(d));
+    EXPECT_TRUE(same_bits(expected, got)) << "cuda:" << d;
+  }
+  const Tensor cpu_again = randn({100});
+  EXPECT_TRUE(same_bits(expected, cpu_again));
+}
