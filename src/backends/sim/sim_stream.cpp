@@ -20,13 +20,15 @@ SimStream::~SimStream() {
 
 uint64_t SimStream::enqueue(const runtime::LaunchInfo& info, runtime::Task task) {
   uint64_t seq;
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     seq = ++last_enqueued_;
     ring_.put(seq, info);
-    queue_.push_back(Item{seq, std::move(task)});
+    push(Item{seq, std::move(task)});
+    wake = worker_sleeping_;
   }
-  work_cv_.notify_one();
+  if (wake) work_cv_.notify_one();
   return seq;
 }
 
@@ -42,7 +44,9 @@ bool SimStream::done_through(uint64_t seq) {
 
 void SimStream::wait_through(uint64_t seq) {
   std::unique_lock<std::mutex> lock(mutex_);
+  ++waiters_;
   done_cv_.wait(lock, [&] { return completed_ >= seq; });
+  --waiters_;
 }
 
 void SimStream::hold() {
@@ -61,10 +65,11 @@ void SimStream::release() {
 void SimStream::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    work_cv_.wait(lock, [&] { return stopping_ || (!held_ && !queue_.empty()); });
-    if (held_ || queue_.empty()) return;  // stopping, and nothing that may run is left
-    Item item = std::move(queue_.front());
-    queue_.pop_front();
+    worker_sleeping_ = true;
+    work_cv_.wait(lock, [&] { return stopping_ || (!held_ && !queue_empty()); });
+    worker_sleeping_ = false;
+    if (held_ || queue_empty()) return;  // stopping, and nothing that may run is left
+    Item item = pop();
     runtime::ExecutingTask executing{device_, id_, item.seq, ring_.find(item.seq)};
     lock.unlock();
     {
@@ -80,8 +85,26 @@ void SimStream::run() {
     item.task = nullptr;  // release captures before completion is visible
     lock.lock();
     completed_ = item.seq;
-    done_cv_.notify_all();
+    if (waiters_ > 0) done_cv_.notify_all();
   }
+}
+
+void SimStream::push(Item item) {
+  if (tail_ - head_ == slots_.size()) {
+    // Full: unroll the ring into a twice-as-large vector, oldest first.
+    std::vector<Item> bigger(slots_.size() * 2);
+    for (uint64_t i = head_; i < tail_; ++i) bigger[i - head_] = std::move(slots_[i % slots_.size()]);
+    tail_ -= head_;
+    head_ = 0;
+    slots_.swap(bigger);
+  }
+  slots_[tail_++ % slots_.size()] = std::move(item);
+}
+
+SimStream::Item SimStream::pop() {
+  Item item = std::move(slots_[head_ % slots_.size()]);
+  ++head_;
+  return item;
 }
 
 }  // namespace tide::sim

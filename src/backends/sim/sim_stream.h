@@ -3,7 +3,7 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
+#include <vector>
 #include <mutex>
 #include <thread>
 
@@ -54,6 +54,11 @@ class SimStream {
     runtime::Task task;
   };
   void run();
+  /// The FIFO is a ring over `slots_` that only grows, so a steady stream of launches
+  /// allocates nothing beyond each task (STYLE.md habit 14).
+  void push(Item item);
+  Item pop();
+  bool queue_empty() const { return head_ == tail_; }
 
   const int device_;
   const uint64_t id_;
@@ -61,7 +66,11 @@ class SimStream {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
-  std::deque<Item> queue_;
+  std::vector<Item> slots_{64};
+  uint64_t head_ = 0;  // next to pop
+  uint64_t tail_ = 0;  // next to push
+  int waiters_ = 0;              // host threads in wait_through: notify only when someone waits
+  bool worker_sleeping_ = false;  // notify the worker only when it waits for work
   runtime::OpRing ring_;
   uint64_t last_enqueued_ = 0;
   uint64_t completed_ = 0;
