@@ -44,6 +44,8 @@ class DataPtr {
   /// Id of the stream the memory was allocated on (0: the default stream, or none on cpu).
   uint64_t stream() const { return stream_; }
   void* context() const { return ctx_; }
+  /// Which allocator's memory this is (allocators compare it to tell their own DataPtrs).
+  Deleter deleter() const { return deleter_; }
 
   void reset() noexcept {
     if (deleter_) deleter_(ctx_, ptr_, nbytes_);

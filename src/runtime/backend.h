@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 
 #include "tide/cuda/device.h"
@@ -74,6 +75,16 @@ class Backend {
   /// Copies nbytes in stream order (host and device memory are both addressable here).
   virtual uint64_t memcpy_async(void* dst, const void* src, size_t nbytes,
                                 StreamHandle stream) = 0;
+
+  /// Page-locked host memory for the pinned allocator (src/memory/pinned_allocator.h), or
+  /// nullptr when the host cannot provide it. The default is ordinary 64-byte aligned host
+  /// memory: simulated GPUs read host memory directly, so only the semantics of pinning
+  /// (asynchronous copies, stream-guarded reuse) are simulated. Real GPUs override it with
+  /// cudaHostAlloc / cudaFreeHost.
+  virtual void* host_alloc(size_t nbytes) {
+    return std::aligned_alloc(64, nbytes < 64 ? 64 : (nbytes + 63) / 64 * 64);
+  }
+  virtual void host_free(void* ptr, size_t /*nbytes*/) noexcept { std::free(ptr); }
 };
 
 }  // namespace tide::runtime

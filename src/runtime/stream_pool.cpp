@@ -82,6 +82,8 @@ cuda::Stream current_stream_of(int device) {
   return stream_from_id(device, id);
 }
 
+cuda::Stream stream_of(int device, uint64_t id) { return stream_from_id(device, id); }
+
 void set_current_stream(const cuda::Stream& stream) {
   const auto d = static_cast<size_t>(stream.device_index());
   TIDE_INTERNAL_ASSERT(stream.device_index() < g_device_count, "stream of an unknown device");

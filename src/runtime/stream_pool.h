@@ -15,6 +15,8 @@ cuda::Stream default_stream_of(int device);
 cuda::Stream next_pool_stream(int device, int priority);
 /// This thread's current stream on `device` (device already checked).
 cuda::Stream current_stream_of(int device);
+/// The stream of `device` with runtime id `id` (Note [Stream pool]; both already checked).
+cuda::Stream stream_of(int device, uint64_t id);
 /// Makes `stream` this thread's current stream on its device.
 void set_current_stream(const cuda::Stream& stream);
 

@@ -4,6 +4,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/cpu/elementwise.h"
+#include "memory/pinned_allocator.h"
 #include "ops/dispatch.h"
 #include "tide/cuda/stream.h"
 #include "tensor/tensor_internal.h"
@@ -38,12 +39,21 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
 // - same device: an ordinary kernel on that device's current stream;
 // - host -> device: the pageable source is read (staged) before the call returns, so the
 //   caller may reuse it at once; the device copy then runs on the destination's current
-//   stream without blocking the host (as cudaMemcpyAsync from pageable memory);
+//   stream without blocking the host (as cudaMemcpyAsync from pageable memory). From pinned
+//   memory with non_blocking=true nothing is staged: the device copy reads the source when it
+//   runs (writing the source before then changes what arrives, as in torch), and the stream's
+//   use is recorded on the pinned block (Note [Pinned host memory]);
 // - device -> host: ordered on the source device's current stream; a blocking copy waits for
-//   that stream only, not for other streams (the seeds' point about streams);
+//   that stream only, not for other streams (the seeds' point about streams). Into pinned
+//   memory with non_blocking=true it does not wait at all (the user synchronizes), and the
+//   stream's use is recorded on the pinned block;
 // - device -> device: runs on the source device's current stream with a two-way event
 //   barrier: it waits for the destination's current stream before writing, and the
 //   destination's current stream waits for the copy before its later work.
+// Stream uses (Note [Stream uses] in ops/dispatch.h): a copy that reads a device tensor on a
+// stream other than its allocation stream records that use, as run_kernel does for ops. A
+// device -> device copy writes the destination from a stream of another device; since the
+// destination's current stream waits for the copy, that stream's use stands for the copy's.
 const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   TIDE_CHECK(defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
   const Device dd = device(), sd = src.device();
@@ -53,19 +63,28 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   }
   if (sd.is_cpu()) {
     // A contiguous snapshot of the (pageable) source, owned by the enqueued copy.
-    Tensor staged = src.is_pinned() && non_blocking ? src : src.clone();
+    const bool async = src.is_pinned() && non_blocking;
+    Tensor staged = async ? src : src.clone();
     detail::run_kernel(dd, "copy_", &cpu_copy, *this, staged);
+    if (async) memory::record_pinned_use(src.storage().data_ptr(), cuda::current_stream(dd.index()));
     return *this;
   }
   if (dd.is_cpu()) {
     cuda::Stream stream = cuda::current_stream(sd.index());
+    detail::note_stream_use(src, stream);
     runtime::launch(stream, "copy_", [dst = *this, src] { cpu_copy(dst, src); });
-    if (!(non_blocking && is_pinned())) stream.synchronize();
+    if (!(non_blocking && is_pinned())) {
+      stream.synchronize();
+    } else {
+      memory::record_pinned_use(storage().data_ptr(), stream);
+    }
     return *this;
   }
   cuda::Stream src_stream = cuda::current_stream(sd.index());
   cuda::Stream dst_stream = cuda::current_stream(dd.index());
   src_stream.wait_stream(dst_stream);
+  detail::note_stream_use(src, src_stream);
+  detail::note_stream_use(*this, dst_stream);
   runtime::launch(src_stream, "copy_", [dst = *this, src] { cpu_copy(dst, src); });
   dst_stream.wait_stream(src_stream);
   return *this;
@@ -95,7 +114,9 @@ Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) co
                       detail::resolve_device(target, "Tensor::to") == device());
   if (same_device && dt == dtype() && !copy) return *this;
   Device dst_device = same_device ? device() : detail::resolve_device(target, "Tensor::to");
-  Tensor out = detail::make_empty(impl_->sizes, dt, dst_device);
+  // GPU -> cpu with non_blocking: the result is pinned so the copy can be asynchronous (torch).
+  const bool pin = non_blocking && dst_device.is_cpu() && is_cuda();
+  Tensor out = detail::make_empty(impl_->sizes, dt, dst_device, pin);
   out.copy_(*this, non_blocking);
   return out;
 }
@@ -125,14 +146,24 @@ Tensor Tensor::cuda(Device device, bool non_blocking) const {
 Tensor Tensor::cpu() const { return to(Device(kCPU)); }
 
 Tensor Tensor::pin_memory() const {
-  TIDE_CHECK(false, "[Tensor::pin_memory] pinned memory needs a cuda backend (real or simulated), "
-                    "and none is available in this build");
-  return *this;
+  TIDE_CHECK(device().is_cpu(), "[Tensor::pin_memory] cannot pin a tensor on ", device(),
+             ": only dense CPU tensors can be pinned");
+  memory::check_pinned_memory_available("Tensor::pin_memory");
+  if (is_pinned()) return *this;  // as torch: already pinned, nothing to copy
+  Tensor out = detail::make_empty(impl_->sizes, dtype(), device(), /*pinned=*/true);
+  out.copy_(*this);
+  return out;
 }
 
-void Tensor::record_stream(const cuda::Stream&) const {
-  TIDE_CHECK(false, "[Tensor::record_stream] streams need a cuda backend, and none is available "
-                    "in this build");
+void Tensor::record_stream(const cuda::Stream& stream) const {
+  TIDE_CHECK(defined(), "[Tensor::record_stream] expected a defined tensor");
+  TIDE_CHECK(is_cuda(), "[Tensor::record_stream] expected a cuda tensor, but it is on ", device(),
+             "; only device memory of the caching allocator is tracked per stream");
+  TIDE_CHECK(device() == stream.device(), "[Tensor::record_stream] the tensor is on ", device(),
+             " but the stream is on ", stream.device(), "; record a stream of the tensor's device "
+             "(make that stream wait for the other device's stream first)");
+  // Memory that is not the allocator's (from_blob) is ignored, as torch does.
+  memory::record_stream_use(storage().data_ptr(), stream);
 }
 
 namespace {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "memory/device_allocators.h"
+#include "memory/pinned_allocator.h"
 #include "tensor/tensor_internal.h"
 #include "runtime/launch.h"
 #include "runtime/registry.h"
@@ -29,19 +31,15 @@ Device resolve_device(Device device, const char* where) {
 
 namespace {
 
-void free_device_memory(void* ctx, void* ptr, size_t nbytes) {
-  runtime::device_free(static_cast<int>(reinterpret_cast<intptr_t>(ctx)), ptr, nbytes);
-}
-
-// Note [Simulated device memory]: until the caching allocator lands, device memory comes
-// straight from the backend. It is stream-ordered by construction: kernels hold their
-// tensors until they have run, so the memory returns only after its last use completed.
+// Note [Device memory for tensors]: a cuda tensor's memory is a block of its device's caching
+// allocator (memory/device_allocators.h), taken on the device's current stream — the stream
+// its producing op runs on — and given back when the last storage reference goes. A block is
+// reusable by its allocation stream at once; when ops used it on other streams, the op layer
+// recorded those uses and it returns to the pool only after that work (Note [Stream uses] in
+// ops/dispatch.h). Kernels also hold their tensors until they have run, so a block is never
+// freed under a pending kernel of its own stream.
 DataPtr allocate_device(Device device, size_t nbytes) {
-  int index = device.index();
-  void* p = runtime::device_malloc(index, nbytes);
-  uint64_t stream = cuda::current_stream(index).id();
-  return DataPtr(p, nbytes, device, stream, reinterpret_cast<void*>(static_cast<intptr_t>(index)),
-                 &free_device_memory);
+  return memory::allocate_device_memory(device.index(), nbytes, "empty");
 }
 
 }  // namespace
@@ -53,7 +51,8 @@ Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinne
     Storage storage(std::make_shared<StorageImpl>(allocate_device(device, nbytes), false));
     return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
   }
-  Storage storage = Storage::allocate(nbytes, cpu_allocator(), pinned);
+  Storage storage =
+      Storage::allocate(nbytes, pinned ? memory::pinned_allocator() : cpu_allocator(), pinned);
   return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
 }
 
@@ -64,10 +63,9 @@ namespace {
 Tensor empty_with(const DimVector& sizes, const TensorOptions& o, Dtype default_dtype,
                   const char* where) {
   Device d = detail::resolve_device(o.device(), where);
-  TIDE_CHECK(!o.pinned_memory() || d.is_cpu(), "[", where, "] only cpu tensors can be pinned, but ",
-             "the device is ", d);
-  TIDE_CHECK(!o.pinned_memory(), "[", where, "] pinned memory needs a cuda backend (real or "
-             "simulated), and none is available in this build");
+  TIDE_CHECK(!o.pinned_memory() || d.is_cpu(), "[", where, "] Only dense CPU tensors can be "
+             "pinned, but the device is ", d, "; pin a cpu tensor and copy it with non_blocking=true");
+  if (o.pinned_memory()) memory::check_pinned_memory_available(where);
   return detail::make_empty(sizes, o.has_dtype() ? o.dtype() : default_dtype, d, o.pinned_memory());
 }
 

@@ -36,7 +36,9 @@ struct Provoked {
   Tensor result;
 };
 
-uint64_t marker() { return runtime::launch(cuda::current_stream(0), "marker", [] {}); }
+uint64_t marker() {
+  return runtime::launch(cuda::current_stream(0), "marker", [] {});
+}
 
 Provoked bad_index_select() {
   const Tensor x = ones({3, 4}, TensorOptions(kCuda0));
@@ -72,7 +74,8 @@ void expect_provenance(const std::string& msg, const char* op, const Provoked& p
                        const char* scope) {
   EXPECT_THAT(msg, HasSubstr(std::string("kernel error in op '") + op + "'"));
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(msg, m, std::regex("sequence number (\\d+) on stream (\\d+) of cuda:(\\d+)")))
+  ASSERT_TRUE(std::regex_search(
+      msg, m, std::regex("sequence number (\\d+) on stream (\\d+) of cuda:(\\d+)")))
       << msg;
   const uint64_t seq = std::stoull(m[1]);
   EXPECT_GT(seq, p.before);
@@ -99,7 +102,8 @@ std::vector<SyncKind> sync_kinds() {
       {"printing", [](const Tensor& r) { (void)r.str(); }},
       {"copy to cpu", [](const Tensor& r) { (void)r.cpu(); }},
       {"cuda::synchronize()", [](const Tensor&) { cuda::synchronize(0); }},
-      {"current stream synchronize()", [](const Tensor&) { cuda::current_stream(0).synchronize(); }},
+      {"current stream synchronize()",
+       [](const Tensor&) { cuda::current_stream(0).synchronize(); }},
       {"another stream's synchronize()",
        [](const Tensor&) {
          // Another stream does not wait for the failing op: let it finish first (query()
@@ -195,8 +199,8 @@ TEST(AsyncKernelError, LaterWorkOnTheDeviceRunsNormally) {
   (void)kernel_error_of([] { cuda::synchronize(0); });
   EXPECT_EQ(y.tolist<float>(), (std::vector<float>{6, 2}));
   EXPECT_EQ((x + 1).sum().item<float>(), 9.f);
-  const Tensor loss = cross_entropy(ones({2, 3}, TensorOptions(kCuda0)),
-                                    tensor({0, 2}, TensorOptions(kCuda0)));
+  const Tensor loss =
+      cross_entropy(ones({2, 3}, TensorOptions(kCuda0)), tensor({0, 2}, TensorOptions(kCuda0)));
   EXPECT_FLOAT_EQ(loss.item<float>(), std::log(3.f));
 }
 

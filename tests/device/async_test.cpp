@@ -77,7 +77,7 @@ std::vector<float> floats(const Tensor& t) { return t.tolist<float>(); }
 
 TEST(Async, EveryKindOfOpReturnsBeforeItRuns) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::DeviceGuard start(0);
   const Tensor a = ones({8, 8}, TensorOptions(kCuda0));
   const Tensor idx = tensor({1, 0}, TensorOptions(kCuda0));
@@ -142,7 +142,7 @@ TEST(Async, EveryKindOfOpReturnsBeforeItRuns) {
 
 TEST(Async, OpsOnOneStreamRunInOrderAsIfSynchronous) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   Tensor x = zeros({16}, TensorOptions(kCuda0));
   const cuda::Stream stream = cuda::current_stream(0);
   {
@@ -156,7 +156,7 @@ TEST(Async, OpsOnOneStreamRunInOrderAsIfSynchronous) {
 
 TEST(Async, ItemTolistPrintingAndCopiesToCpuDoNotWaitForOtherStreams) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::DeviceGuard start(0);
   const Tensor a = full({4}, 2.0, TensorOptions(kCuda0));
   cuda::synchronize(0);
@@ -192,7 +192,7 @@ TEST(Async, ItemTolistPrintingAndCopiesToCpuDoNotWaitForOtherStreams) {
 
 TEST(Async, ItemTolistAndPrintingWaitForPendingWorkOnTheCurrentStream) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::DeviceGuard start(0);
   Tensor out = zeros({1}, TensorOptions(kCuda0));
   cuda::synchronize(0);
@@ -204,8 +204,8 @@ TEST(Async, ItemTolistAndPrintingWaitForPendingWorkOnTheCurrentStream) {
       {"printing", [](const Tensor& t) { return t.str(); }},
       {"copy to cpu", [](const Tensor& t) { return std::to_string(t.cpu().item<float>()); }},
   };
-  const std::vector<std::string> expected{"5.000000", "6.000000",
-                                          "tensor([7.], device='cuda:0')", "8.000000"};
+  const std::vector<std::string> expected{"5.000000", "6.000000", "tensor([7.], device='cuda:0')",
+                                          "8.000000"};
   for (size_t k = 0; k < readers.size(); ++k) {
     SCOPED_TRACE(readers[k].first);
     std::string seen;
@@ -236,7 +236,7 @@ TEST(Async, ItemTolistAndPrintingWaitForPendingWorkOnTheCurrentStream) {
 // of A's previous contents (zeros), not of the normal samples.
 TEST(Async, TheSeedsIncorrectStreamExampleSumsUnfinishedData) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::DeviceGuard start(0);
   const cuda::Stream s(0);
   Tensor A = zeros({100, 100}, TensorOptions(Device("cuda")));
@@ -249,8 +249,9 @@ TEST(Async, TheSeedsIncorrectStreamExampleSumsUnfinishedData) {
       cuda::StreamGuard with_s(s);
       B = sum(A);
     }
-    s.synchronize();  // s is not held: B is computed now
-    EXPECT_FALSE(cuda::default_stream(0).query());  // normal_ has not run yet
+    // s is not held: B is computed now, while normal_ has not run yet.
+    s.synchronize();
+    EXPECT_FALSE(cuda::default_stream(0).query());
   }
   cuda::synchronize(0);
   EXPECT_EQ(B.item<float>(), 0.f) << "the side stream summed A before normal_ wrote it";
@@ -262,7 +263,7 @@ TEST(Async, TheSeedsIncorrectStreamExampleSumsUnfinishedData) {
 // The corrected example: s.wait_stream(torch.cuda.current_stream()) before using A on s.
 TEST(Async, TheSeedsExampleWithWaitStreamSumsTheFinishedData) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::DeviceGuard start(0);
   const cuda::Stream s(0);
   Tensor A = zeros({100, 100}, TensorOptions(Device("cuda")));
@@ -286,7 +287,7 @@ TEST(Async, TheSeedsExampleWithWaitStreamSumsTheFinishedData) {
 
 TEST(Async, HostToDeviceCopyReturnsAtOnceAndThePageableSourceMayBeReused) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::DeviceGuard start(0);
   Tensor dst = zeros({4}, TensorOptions(kCuda0));
   cuda::synchronize(0);
@@ -308,7 +309,7 @@ TEST(Async, HostToDeviceCopyReturnsAtOnceAndThePageableSourceMayBeReused) {
 
 TEST(Async, HostToDeviceCopyIsOrderedAfterEarlierWorkOnTheDestinationStream) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   Tensor dst = zeros({3}, TensorOptions(kCuda0));
   cuda::synchronize(0);
   {
@@ -322,7 +323,7 @@ TEST(Async, HostToDeviceCopyIsOrderedAfterEarlierWorkOnTheDestinationStream) {
 
 TEST(Async, DeviceToDeviceCopyWaitsForTheDestinationsCurrentStream) {
   TIDE_REQUIRE_DEVICES(2);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   Tensor src = tensor({1., 2., 3.}, TensorOptions(kCuda0));
   Tensor dst = zeros({3}, TensorOptions(kCuda1));
   cuda::synchronize(0);
@@ -331,8 +332,8 @@ TEST(Async, DeviceToDeviceCopyWaitsForTheDestinationsCurrentStream) {
   cuda::set_stream(dst_stream);
   {
     StreamHold hold(dst_stream);
-    dst.fill_(7);     // pending on the destination's current stream
-    dst.copy_(src);   // on cuda:0's current stream, after the pending fill
+    dst.fill_(7);    // pending on the destination's current stream
+    dst.copy_(src);  // on cuda:0's current stream, after the pending fill
     EXPECT_FALSE(cuda::current_stream(0).query()) << "the copy did not wait for the destination";
     EXPECT_FALSE(dst_stream.query());
   }
@@ -343,7 +344,7 @@ TEST(Async, DeviceToDeviceCopyWaitsForTheDestinationsCurrentStream) {
 
 TEST(Async, WorkOnTheDestinationWaitsForADeviceToDeviceCopy) {
   TIDE_REQUIRE_DEVICES(2);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   Tensor src = tensor({1., 2., 3.}, TensorOptions(kCuda0));
   Tensor dst = zeros({3}, TensorOptions(kCuda1));
   cuda::synchronize(0);
@@ -363,7 +364,7 @@ TEST(Async, WorkOnTheDestinationWaitsForADeviceToDeviceCopy) {
 
 TEST(Async, DeviceToHostCopyWaitsForTheSourcesCurrentStream) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   Tensor x = zeros({2}, TensorOptions(kCuda0));
   cuda::synchronize(0);
   Tensor host = zeros({2});

@@ -13,6 +13,15 @@
 #include "runtime/device_test_util.h"
 #include "tide/cuda.h"
 #include "tide/tensor.h"
+#include "tide/testing/sim_hooks.h"
+
+/// Skips a test that holds stream workers (tide/testing/sim_hooks.h): they exist only on
+/// simulated GPUs, and a held stream never runs an op under CUDA_LAUNCH_BLOCKING=1.
+#define TIDE_REQUIRE_HOLDABLE_STREAMS()                                                       \
+  do {                                                                                        \
+    TIDE_REQUIRE_ASYNC();                                                                     \
+    if (!::tide::testing::sim_active()) GTEST_SKIP() << "holding streams needs simulated GPUs"; \
+  } while (false)
 
 namespace tide::test {
 
@@ -33,8 +42,8 @@ inline ::testing::AssertionResult same_bits(const Tensor& expected, const Tensor
            << "dtype " << name(actual.dtype()) << ", expected " << name(expected.dtype());
   }
   if (expected.sizes() != actual.sizes()) {
-    return ::testing::AssertionFailure() << "shape differs: " << actual.str() << " vs expected "
-                                         << expected.str();
+    return ::testing::AssertionFailure()
+           << "shape differs: " << actual.str() << " vs expected " << expected.str();
   }
   const Tensor e = expected.cpu().contiguous();
   const Tensor a = actual.cpu().contiguous();

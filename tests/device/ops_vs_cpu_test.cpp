@@ -113,7 +113,7 @@ TEST(OpsVsCpu, ArithmeticWithScalarsAndBroadcastingMatchesCpuBitForBit) {
   });
   expect_matches_cpu("integer arithmetic and promotion", {in.ia, in.ib, in.a},
                      [](const Tensors& t) {
-                       return Tensors{t[0] + t[1], t[0] * 3,   t[0] - t[1], t[0] / t[1],
+                       return Tensors{t[0] + t[1], t[0] * 3,    t[0] - t[1], t[0] / t[1],
                                       t[0] / 2,    t[0] + t[2], t[0] * 0.5};
                      });
   expect_matches_cpu("out variants", fl, [](const Tensors& t) {
@@ -131,19 +131,22 @@ TEST(OpsVsCpu, PowMaximumMinimumComparisonsWhereAndClampMatchCpuBitForBit) {
   // A NaN and signed zeros, so the kernels' NaN and zero handling is compared too.
   Tensor special = tensor({std::numeric_limits<double>::quiet_NaN(), -0.0, 0.0, 1.0});
   expect_matches_cpu("pow", {in.a, in.b, in.ia}, [](const Tensors& t) {
-    return Tensors{pow(t[0].abs() + 0.5, t[1]), pow(t[0], 2), pow(t[0], 0.5), pow(2, t[0]),
-                   t[2].pow(2), t[0].pow(t[1])};
+    return Tensors{pow(t[0].abs() + 0.5, t[1]),
+                   pow(t[0], 2),
+                   pow(t[0], 0.5),
+                   pow(2, t[0]),
+                   t[2].pow(2),
+                   t[0].pow(t[1])};
   });
-  expect_matches_cpu("maximum and minimum", {in.a, in.b, in.c, in.ia, special},
-                     [](const Tensors& t) {
-                       return Tensors{maximum(t[0], t[1]), minimum(t[0], t[2]),
-                                      t[3].maximum(t[3].neg()), maximum(t[4], t[4].neg()),
-                                      minimum(t[4], t[4].neg())};
-                     });
+  expect_matches_cpu(
+      "maximum and minimum", {in.a, in.b, in.c, in.ia, special}, [](const Tensors& t) {
+        return Tensors{maximum(t[0], t[1]), minimum(t[0], t[2]), t[3].maximum(t[3].neg()),
+                       maximum(t[4], t[4].neg()), minimum(t[4], t[4].neg())};
+      });
   expect_matches_cpu("comparisons", {in.a, in.b, in.ia, special}, [](const Tensors& t) {
-    return Tensors{eq(t[0], t[1]), ne(t[0], t[0]), lt(t[0], t[1]), le(t[0], 0), gt(t[0], 0.25),
-                   ge(t[2], 0),    t[2].eq(3),     t[2].ne(t[2]),  t[3].eq(t[3]), t[3].lt(1),
-                   t[3].ge(0)};
+    return Tensors{eq(t[0], t[1]), ne(t[0], t[0]), lt(t[0], t[1]), le(t[0], 0),
+                   gt(t[0], 0.25), ge(t[2], 0),    t[2].eq(3),     t[2].ne(t[2]),
+                   t[3].eq(t[3]),  t[3].lt(1),     t[3].ge(0)};
   });
   expect_matches_cpu("where", {in.a, in.b, in.c}, [](const Tensors& t) {
     return Tensors{where(t[0].gt(0), t[0], t[1]), where(t[2].gt(0), t[0], 0.0),
@@ -160,9 +163,9 @@ TEST(OpsVsCpu, UnaryOpsMatchCpuBitForBit) {
   Inputs in;
   // Negative inputs to log and sqrt give NaN: compared bit for bit as well.
   expect_matches_cpu("unary", {in.x, in.ia}, [](const Tensors& t) {
-    return Tensors{neg(t[0]),     abs(t[0]),  exp(t[0]),     log(t[0]),   log(t[0].abs()),
-                   sqrt(t[0]),    t[0].sqrt(), relu(t[0]),   sigmoid(t[0]), tanh(t[0]),
-                   t[1].neg(),    t[1].abs(), t[1].relu(),   exp(t[1])};
+    return Tensors{neg(t[0]),  abs(t[0]),   exp(t[0]),   log(t[0]),     log(t[0].abs()),
+                   sqrt(t[0]), t[0].sqrt(), relu(t[0]),  sigmoid(t[0]), tanh(t[0]),
+                   t[1].neg(), t[1].abs(),  t[1].relu(), exp(t[1])};
   });
 }
 
@@ -185,10 +188,17 @@ TEST(OpsVsCpu, ReductionsWholeAndPerDimMatchCpuBitForBit) {
   expect_matches_cpu("max, min, argmax, argmin", {in.x}, [](const Tensors& t) {
     auto [vmax, imax] = t[0].max(1, true);
     auto [vmin, imin] = min(t[0], 2);
-    return Tensors{t[0].max(),        t[0].min(),      vmax,
-                   imax,              vmin,            imin,
-                   t[0].argmax(),     argmax(t[0], 0, true), t[0].argmax(-1),
-                   t[0].argmin(),     argmin(t[0], 1)};
+    return Tensors{t[0].max(),
+                   t[0].min(),
+                   vmax,
+                   imax,
+                   vmin,
+                   imin,
+                   t[0].argmax(),
+                   argmax(t[0], 0, true),
+                   t[0].argmax(-1),
+                   t[0].argmin(),
+                   argmin(t[0], 1)};
   });
   // Large enough that a cpu kernel might split the work across threads: the simulated device
   // must still agree to the bit.
@@ -201,19 +211,19 @@ TEST(OpsVsCpu, ReductionsWholeAndPerDimMatchCpuBitForBit) {
 TEST(OpsVsCpu, MatmulMmBmmAndAddmmMatchCpuBitForBit) {
   TIDE_REQUIRE_DEVICES(1);
   manual_seed(7);
-  const Tensors in{randn({3, 4}), randn({4, 5}), randn({2, 3, 4}), randn({2, 4, 5}), randn({5}),
-                   randn({4})};
+  const Tensors in{randn({3, 4}),    randn({4, 5}), randn({2, 3, 4}),
+                   randn({2, 4, 5}), randn({5}),    randn({4})};
   expect_matches_cpu("linear algebra", in, [](const Tensors& t) {
     return Tensors{mm(t[0], t[1]),
                    t[0].matmul(t[1]),
-                   matmul(t[5], t[5]),           // dot product, 0-dim
-                   matmul(t[0], t[5]),           // matrix @ vector
-                   matmul(t[5], t[1]),           // vector @ matrix
-                   matmul(t[2], t[1]),           // batched @ matrix
+                   matmul(t[5], t[5]),  // dot product, 0-dim
+                   matmul(t[0], t[5]),  // matrix @ vector
+                   matmul(t[5], t[1]),  // vector @ matrix
+                   matmul(t[2], t[1]),  // batched @ matrix
                    bmm(t[2], t[3]),
                    addmm(t[4], t[0], t[1]),
                    addmm(t[4], t[0], t[1], 0.5, 2),
-                   t[1].t().mm(t[0].t()),        // transposed operands
+                   t[1].t().mm(t[0].t()),  // transposed operands
                    t[4].addmm(t[0], t[1], 0, 1)};
   });
 }
@@ -222,8 +232,8 @@ TEST(OpsVsCpu, SoftmaxAndLogSoftmaxMatchCpuBitForBit) {
   TIDE_REQUIRE_DEVICES(1);
   Inputs in;
   expect_matches_cpu("softmax", {in.x, in.a}, [](const Tensors& t) {
-    return Tensors{softmax(t[0], 1), t[0].softmax(-1), log_softmax(t[0], 0),
-                   t[1].log_softmax(1), softmax(t[1] * 100, 1)};
+    return Tensors{softmax(t[0], 1), t[0].softmax(-1), log_softmax(t[0], 0), t[1].log_softmax(1),
+                   softmax(t[1] * 100, 1)};
   });
 }
 
@@ -259,25 +269,25 @@ TEST(OpsVsCpu, NllLossAndCrossEntropyWithWeightsMatchCpuBitForBit) {
   const Tensor target3 = tensor({0, 3, 1, 2, 3, 1});  // 3 is ignored below
   expect_matches_cpu("losses", {logits, target, weight, one, one_target, target3},
                      [](const Tensors& t) {
-    const Tensor lp = log_softmax(t[0], 1);
-    return Tensors{nll_loss(lp, t[1]),
-                   nll_loss(lp, t[1], t[2]),
-                   nll_loss(lp, t[1], t[2], Reduction::Sum),
-                   nll_loss(lp, t[1], t[2], Reduction::None),
-                   cross_entropy(t[0], t[1]),
-                   cross_entropy(t[0], t[1], t[2]),
-                   cross_entropy(t[0], t[5], t[2], Reduction::None, 3),
-                   cross_entropy(t[0], t[5], t[2], Reduction::Mean, 3),
-                   cross_entropy(t[3], t[4], t[2])};
-  });
+                       const Tensor lp = log_softmax(t[0], 1);
+                       return Tensors{nll_loss(lp, t[1]),
+                                      nll_loss(lp, t[1], t[2]),
+                                      nll_loss(lp, t[1], t[2], Reduction::Sum),
+                                      nll_loss(lp, t[1], t[2], Reduction::None),
+                                      cross_entropy(t[0], t[1]),
+                                      cross_entropy(t[0], t[1], t[2]),
+                                      cross_entropy(t[0], t[5], t[2], Reduction::None, 3),
+                                      cross_entropy(t[0], t[5], t[2], Reduction::Mean, 3),
+                                      cross_entropy(t[3], t[4], t[2])};
+                     });
 }
 
 TEST(OpsVsCpu, ConversionsContiguousFillAndZeroMatchCpuBitForBit) {
   TIDE_REQUIRE_DEVICES(1);
   Inputs in;
   expect_matches_cpu("to(dtype)", {in.x * 100, in.ia}, [](const Tensors& t) {
-    return Tensors{t[0].to(kInt32),   t[0].to(kFloat64), t[0].to(kFloat16), t[0].to(kBFloat16),
-                   t[0].to(kInt64),   t[0].to(kUInt8),   t[0].to(kBool),    t[1].to(kFloat32),
+    return Tensors{t[0].to(kInt32),   t[0].to(kFloat64),      t[0].to(kFloat16), t[0].to(kBFloat16),
+                   t[0].to(kInt64),   t[0].to(kUInt8),        t[0].to(kBool),    t[1].to(kFloat32),
                    t[1].to(kFloat16), t[0].gt(0).to(kFloat32)};
   });
   expect_matches_cpu("contiguous of views", {in.x}, [](const Tensors& t) {
@@ -304,20 +314,20 @@ TEST(OpsVsCpu, ConversionsContiguousFillAndZeroMatchCpuBitForBit) {
 
 TEST(OpsVsCpu, RandomNumbersWithTheSameSeedMatchCpuBitForBit) {
   TIDE_REQUIRE_DEVICES(1);
-  expect_matches_cpu("rand, randn, randint, normal_, uniform_", {zeros({3, 5})},
-                     [](const Tensors& t) {
-                       manual_seed(123);
-                       const TensorOptions o(t[0].device());
-                       Tensor n = empty({4, 4}, o);
-                       n.normal_(1, 2);
-                       Tensor u = empty({9}, o);
-                       u.uniform_(-1, 1);
-                       Tensor strided = t[0].clone();
-                       Tensor view = strided.t();
-                       view.normal_();
-                       return Tensors{rand({5, 7}, o), randn({33}, o), randint(0, 10, {9}, o),
-                                      n, u, strided, randn_like(t[0]), rand({2, 3}, o.dtype(kFloat64))};
-                     });
+  expect_matches_cpu(
+      "rand, randn, randint, normal_, uniform_", {zeros({3, 5})}, [](const Tensors& t) {
+        manual_seed(123);
+        const TensorOptions o(t[0].device());
+        Tensor n = empty({4, 4}, o);
+        n.normal_(1, 2);
+        Tensor u = empty({9}, o);
+        u.uniform_(-1, 1);
+        Tensor strided = t[0].clone();
+        Tensor view = strided.t();
+        view.normal_();
+        return Tensors{rand({5, 7}, o), randn({33}, o),   randint(0, 10, {9}, o),         n, u,
+                       strided,         randn_like(t[0]), rand({2, 3}, o.dtype(kFloat64))};
+      });
 }
 
 TEST(OpsVsCpu, OneManualSeedSeedsTheCpuAndEveryDeviceAlike) {

@@ -14,9 +14,9 @@
 #include "tide/random.h"
 
 using namespace tide;
-using ::testing::HasSubstr;
 using test::cuda_device;
 using test::same_bits;
+using ::testing::HasSubstr;
 
 namespace {
 
@@ -51,7 +51,7 @@ TEST(Seeds, TheDeviceContextExamplePlacesEveryTensorAsTheSeedsSay) {
 
   Tensor a, b, b2, c, z, d, e, f;
   {
-    cuda::DeviceGuard in_device_1(1);  // with torch.cuda.device(1):
+    cuda::DeviceGuard in_device_1(1);            // with torch.cuda.device(1):
     a = tensor({1., 2.}, TensorOptions(kCuda));  // allocates a tensor on GPU 1
     b = tensor({1., 2.}).cuda();                 // transfers a tensor from CPU to GPU 1
     b2 = tensor({1., 2.}).to(kCuda);
@@ -140,7 +140,8 @@ TEST(Seeds, NewFullAndNewTensorPrintAsTheNotebookShows) {
 
   // new_tensor on a cuda tensor keeps its device and dtype too (as torch).
   Tensor x_gpu_int = empty({2}, TensorOptions(kCuda).dtype(kInt32));
-  EXPECT_EQ(x_gpu_int.new_tensor({1, 2}).str(), "tensor([1, 2], device='cuda:0', dtype=tide.int32)");
+  EXPECT_EQ(x_gpu_int.new_tensor({1, 2}).str(),
+            "tensor([1, 2], device='cuda:0', dtype=tide.int32)");
   std::ostringstream os;
   os << y_gpu;
   EXPECT_EQ(os.str(), y_gpu.str());
@@ -199,10 +200,11 @@ TEST(Seeds, OpsOnTwoDevicesRaiseTorchsCrossDeviceError) {
   EXPECT_THAT(error_of([&] { (void)maximum(a, b); }), HasSubstr(kWords));
   EXPECT_THAT(error_of([&] { (void)a.index_select(0, tensor({0}, TensorOptions(kCuda1))); }),
               HasSubstr(kWords));
-  EXPECT_THAT(error_of([&] {
-                (void)nll_loss(ones({2, 2}, TensorOptions(kCuda0)), tensor({0, 1}, TensorOptions(kCuda1)));
-              }),
-              HasSubstr(kWords));
+  EXPECT_THAT(
+      error_of([&] {
+        (void)nll_loss(ones({2, 2}, TensorOptions(kCuda0)), tensor({0, 1}, TensorOptions(kCuda1)));
+      }),
+      HasSubstr(kWords));
   EXPECT_THAT(error_of([&] { a.add_(b); }), HasSubstr(kWords));
   // Copy-like methods are the exception: they move data between devices.
   EXPECT_EQ(b.copy_(a * 3).tolist<float>(), (std::vector<float>{3, 3}));

@@ -4,6 +4,8 @@
 
 #include "demo.h"
 #include "info.h"
+#include "memviz.h"
+#include "replay.h"
 #include "tide/version.h"
 
 namespace tide::cli {
@@ -22,10 +24,30 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       "demo", "Walk through the examples of PyTorch's CUDA semantics note on the devices present");
   demo->add_flag("--disable-cuda", demo_options.disable_cuda,
                  "Run on cpu even when cuda devices exist (the seed's argparse flag)");
+  MemvizOptions memviz_options;
+  CLI::App* memviz = app.add_subcommand(
+      "memviz", "Draw a memory snapshot (tide's or torch's JSON) as one self-contained HTML page");
+  memviz->add_option("snapshot", memviz_options.snapshot,
+                     "Snapshot JSON: tide::cuda::dump_snapshot, or json.dump(torch.cuda.memory._snapshot())")
+      ->required();
+  memviz->add_option("-o,--output", memviz_options.output, "The HTML page to write")
+      ->capture_default_str();
+  ReplayOptions replay_options;
+  CLI::App* replay = app.add_subcommand(
+      "replay", "Replay a snapshot's allocations through tide's caching allocator and print "
+                "peak allocated, peak reserved and fragmentation");
+  replay->add_option("snapshot", replay_options.snapshot,
+                     "Snapshot JSON: tide::cuda::dump_snapshot, or json.dump(torch.cuda.memory._snapshot())")
+      ->required();
+  replay->add_option("--alloc-conf", replay_options.alloc_confs,
+                     "Allocator settings in TIDE_CUDA_ALLOC_CONF syntax (max_split_size_mb:128,...); "
+                     "repeat to compare several; none: torch's defaults");
 
   try {
     app.parse(argc, argv);
-    if (!info->parsed() && !demo->parsed()) throw CLI::RequiredError("A subcommand (info or demo)");
+    if (!info->parsed() && !demo->parsed() && !memviz->parsed() && !replay->parsed()) {
+      throw CLI::RequiredError("A subcommand (info, demo, memviz or replay)");
+    }
   } catch (const CLI::ParseError& e) {
     return app.exit(e, out, err);
   }
@@ -34,6 +56,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     print_info(out);
     return 0;
   }
+  if (memviz->parsed()) return run_memviz(memviz_options, out);
+  if (replay->parsed()) return run_replay(replay_options, out);
   return run_demo(demo_options, out);
 }
 
