@@ -4,7 +4,8 @@
 #include <iostream>
 
 int main() {
-  tide::Device device = "cpu";  // "cuda:0" once the GPU backends land
+  // A GPU when one exists (TIDE_SIM_DEVICES=2 simulates two), else the cpu.
+  tide::Device device = tide::cuda::is_available() ? "cuda:0" : "cpu";
   tide::Tensor x = tide::tensor({{1., 2.}, {3., 4.}}, tide::device(device));
   tide::Tensor w = x.new_full({2, 2}, 0.5);  // same device and dtype as x
   tide::Tensor y = (x.matmul(w) + 1).relu();
