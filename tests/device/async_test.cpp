@@ -7,11 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -19,6 +16,7 @@
 #include <vector>
 
 #include "device_helpers.h"
+#include "support/sim_streams.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
@@ -27,46 +25,11 @@
 
 using namespace tide;
 using test::cuda_device;
+using test::MustNotWaitFor;
 using test::same_bits;
 using tide::testing::StreamHold;
 
 namespace {
-
-/// Guards a region that must not wait for a held stream. Correct code leaves the region at
-/// once; code that (wrongly) waits for the held stream would hang the test, so after a minute
-/// the guard releases the stream and the test fails instead. Not a timing margin: a correct
-/// run never gets near it.
-class MustNotWaitFor {
- public:
-  explicit MustNotWaitFor(const cuda::Stream& held)
-      : watchdog_([this, held] {
-          std::unique_lock<std::mutex> lock(mutex_);
-          if (!cv_.wait_for(lock, std::chrono::minutes(1), [&] { return done_; })) {
-            fired_ = true;
-            tide::testing::release_stream(held);
-          }
-        }) {}
-  ~MustNotWaitFor() {
-    if (watchdog_.joinable()) done();
-  }
-  /// Ends the region; false if it had to release the stream (the region waited for it).
-  bool done() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    watchdog_.join();
-    return !fired_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  bool fired_ = false;
-  std::thread watchdog_;
-};
 
 const Device kCuda0("cuda:0");
 const Device kCuda1("cuda:1");

@@ -3,25 +3,17 @@
 
 #include <cmath>
 
+#include "support/error_of.h"
 #include "tide/tide.h"
 
 using namespace tide;
+using test::error_of;
 using ::testing::ElementsAre;
 using ::testing::FloatNear;
 using ::testing::HasSubstr;
 using ::testing::Pointwise;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 // Log-probabilities for 3 samples of 3 classes; the losses below are read off by hand.
 Tensor logp() {

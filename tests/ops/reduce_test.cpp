@@ -4,9 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#include "support/error_of.h"
+#include "support/iota.h"
 #include "tide/tide.h"
 
 using namespace tide;
+using test::error_of;
+using test::iota;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -14,29 +18,11 @@ namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-/// 0, 1, 2, ... as float32 in the given shape.
-Tensor iota(std::vector<int64_t> sizes, Dtype dtype = kFloat32) {
-  Tensor t = empty(sizes);
-  float* p = t.data_ptr<float>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<float>(i);
-  return t.to(dtype);
-}
-
 Tensor filled(std::vector<int64_t> sizes, float value) {
   Tensor t = empty(sizes);
   float* p = t.data_ptr<float>();
   for (int64_t i = 0; i < t.numel(); ++i) p[i] = value;
   return t;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
 }
 
 }  // namespace

@@ -1,32 +1,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/error_of.h"
+#include "support/iota.h"
 #include "tide/tide.h"
 
 using namespace tide;
+using test::error_of;
+using test::iota;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-namespace {
-
-Tensor iota(std::vector<int64_t> sizes) {
-  Tensor t = empty(sizes);
-  float* p = t.data_ptr<float>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<float>(i);
-  return t;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-}  // namespace
 
 // ---- cat
 

@@ -4,25 +4,17 @@
 #include <cmath>
 #include <limits>
 
+#include "support/error_of.h"
 #include "tide/tide.h"
 
 using namespace tide;
+using test::error_of;
 using ::testing::ElementsAre;
 using ::testing::FloatNear;
 using ::testing::HasSubstr;
 using ::testing::Pointwise;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 /// softmax of {0, 1, 2}: e^k / (1 + e + e^2).
 std::vector<float> softmax012() {

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -16,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/golden_json.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
 #include "tide/tensor.h"
@@ -28,63 +28,12 @@ using nlohmann::json;
 constexpr double kRtol = 1e-5;
 constexpr double kAtol = 1e-6;
 
-struct OpGolden {
-  std::string name;
-  json spec;
-};
+using OpGolden = test::Golden;
+using test::dtype_named;
+using test::json_double;
+using test::tensor_from_json;
 
-void PrintTo(const OpGolden& g, std::ostream* os) { *os << g.name; }
-
-std::vector<OpGolden> load_goldens() {
-  std::ifstream in(std::string(TIDE_TEST_DATA_DIR) + "/op_goldens.json");
-  if (!in) return {};
-  std::vector<OpGolden> goldens;
-  for (json& g : json::parse(in))
-    goldens.push_back({g.at("name").get<std::string>(), std::move(g)});
-  return goldens;
-}
-
-// ---- JSON ↔ tensors
-
-Dtype dtype_named(const std::string& s) {
-  for (Dtype d : {kBool, kUInt8, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64}) {
-    if (s == name(d)) return d;
-  }
-  throw std::runtime_error("unknown dtype in golden: " + s);
-}
-
-double json_double(const json& v) {
-  if (v.is_string()) {
-    auto s = v.get<std::string>();
-    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-    if (s == "inf") return std::numeric_limits<double>::infinity();
-    if (s == "-inf") return -std::numeric_limits<double>::infinity();
-    throw std::runtime_error("unknown value in golden: " + s);
-  }
-  return v.get<double>();
-}
-
-Tensor tensor_from_json(const json& spec) {
-  Dtype dtype = dtype_named(spec.at("dtype").get<std::string>());
-  Tensor t = empty(spec.at("shape").get<std::vector<int64_t>>(), dtype);
-  const json& values = spec.at("values");
-  dispatch_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* p = t.data_ptr<T>();
-    for (size_t i = 0; i < values.size(); ++i) {
-      if constexpr (std::is_same_v<T, bool>) {
-        p[i] = values[i].get<bool>();
-      } else if constexpr (std::is_integral_v<T>) {
-        p[i] = static_cast<T>(values[i].get<int64_t>());
-      } else if constexpr (std::is_same_v<T, double>) {
-        p[i] = json_double(values[i]);
-      } else {
-        p[i] = T(static_cast<float>(json_double(values[i])));  // the golden's float32 exactly
-      }
-    }
-  });
-  return t;
-}
+std::vector<OpGolden> load_goldens() { return test::load_goldens("op_goldens.json"); }
 
 /// 2 is an integer Scalar and 2.0 a floating one, as in the Python call that made the golden.
 Scalar scalar_from_json(const json& v) {

@@ -5,55 +5,16 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "runtime/device_test_util.h"
+#include "support/sim_streams.h"
 #include "tide/cuda.h"
 #include "tide/testing/sim_hooks.h"
 
 namespace tide::test {
-
-/// Guards a region that must not wait for a held stream. Correct code leaves the region at
-/// once; code that (wrongly) waits for the held stream would hang, so after a minute the
-/// guard releases the stream and the test fails instead. Not a timing margin: a correct run
-/// never gets near it.
-class MustNotWaitFor {
- public:
-  explicit MustNotWaitFor(const cuda::Stream& held)
-      : watchdog_([this, held] {
-          std::unique_lock<std::mutex> lock(mutex_);
-          if (!cv_.wait_for(lock, std::chrono::minutes(1), [&] { return done_; })) {
-            fired_ = true;
-            tide::testing::release_stream(held);
-          }
-        }) {}
-  ~MustNotWaitFor() {
-    if (watchdog_.joinable()) done();
-  }
-  /// Ends the region; false if it had to release the stream (the region waited for it).
-  bool done() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    watchdog_.join();
-    return !fired_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  bool fired_ = false;
-  std::thread watchdog_;
-};
 
 /// Waits for every device, so that no copy of an earlier test still holds a pinned block,
 /// then releases the pinned cache: each test starts from an empty pinned cache.

@@ -1,23 +1,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/error_of.h"
 #include "tide/tide.h"
 
 using namespace tide;
+using test::error_of;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-namespace {
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-}  // namespace
 
 TEST(Factories, TensorInfersDtypeAsTorch) {
   EXPECT_EQ(tensor({1., 2.}).dtype(), kFloat32);

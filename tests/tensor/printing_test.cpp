@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/golden_json.h"
 #include "tensor/print_format.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
@@ -23,63 +23,15 @@ namespace {
 
 using nlohmann::json;
 
-struct PrintGolden {
-  std::string name;
-  json spec;
-};
+using PrintGolden = test::Golden;
 
-// Keeps gtest's failure output short: the name says which golden failed.
-void PrintTo(const PrintGolden& g, std::ostream* os) { *os << g.name; }
+std::vector<PrintGolden> load_goldens() { return test::load_goldens("print_goldens.json"); }
 
-std::vector<PrintGolden> load_goldens() {
-  std::ifstream in(std::string(TIDE_TEST_DATA_DIR) + "/print_goldens.json");
-  if (!in) return {};
-  std::vector<PrintGolden> goldens;
-  for (json& g : json::parse(in))
-    goldens.push_back({g.at("name").get<std::string>(), std::move(g)});
-  return goldens;
-}
-
-Dtype dtype_named(const std::string& s) {
-  for (Dtype d : {kBool, kUInt8, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64}) {
-    if (s == name(d)) return d;
-  }
-  throw std::runtime_error("unknown dtype in golden: " + s);
-}
-
-double json_double(const json& v) {
-  if (v.is_string()) {
-    auto s = v.get<std::string>();
-    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-    if (s == "inf") return std::numeric_limits<double>::infinity();
-    if (s == "-inf") return -std::numeric_limits<double>::infinity();
-    throw std::runtime_error("unknown value in golden: " + s);
-  }
-  return v.get<double>();
-}
-
-// Builds the golden's tensor in its own dtype. Every value is exactly representable there,
-// so writing through float for half/bfloat16 is exact.
+// Builds the golden's tensor in its own dtype, checking first that its values fill its shape
+// (the golden file is under test here), then permutes it where the golden asks for a view.
 Tensor build(const json& spec) {
-  Dtype dtype = dtype_named(spec.at("dtype").get<std::string>());
-  Tensor t = empty(spec.at("shape").get<std::vector<int64_t>>(), dtype);
-  const json& values = spec.at("values");
-  EXPECT_EQ(static_cast<int64_t>(values.size()), t.numel());
-  dispatch_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* p = t.data_ptr<T>();
-    for (size_t i = 0; i < values.size(); ++i) {
-      if constexpr (std::is_same_v<T, bool>) {
-        p[i] = values[i].get<bool>();
-      } else if constexpr (std::is_integral_v<T>) {
-        p[i] = static_cast<T>(values[i].get<int64_t>());
-      } else if constexpr (std::is_same_v<T, double>) {
-        p[i] = json_double(values[i]);
-      } else {
-        p[i] = T(static_cast<float>(json_double(values[i])));
-      }
-    }
-  });
+  EXPECT_EQ(static_cast<int64_t>(spec.at("values").size()), test::shape_numel(spec));
+  Tensor t = test::tensor_from_json(spec);
   if (spec.contains("permute")) t = t.permute(spec.at("permute").get<std::vector<int64_t>>());
   return t;
 }

@@ -1,33 +1,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/error_of.h"
+#include "support/iota.h"
 #include "tide/tide.h"
 
 using namespace tide;
+using test::error_of;
+using test::iota;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-namespace {
-Tensor iota(std::vector<int64_t> sizes) {
-  int64_t n = 1;
-  for (auto s : sizes) n *= s;
-  std::vector<float> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i);
-  Tensor t = empty(sizes);
-  std::copy(v.begin(), v.end(), t.data_ptr<float>());
-  return t;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-}  // namespace
 
 TEST(Views, ViewSharesStorageAndInfersMinusOne) {
   Tensor a = iota({2, 6});
