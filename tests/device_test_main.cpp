@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -16,7 +17,10 @@ int main(int argc, char** argv) {
     if (std::strncmp(arg, "--set-env=", 10) == 0) {
       const std::string kv(arg + 10);
       const size_t eq = kv.find('=');
-      if (eq == std::string::npos) return 2;
+      if (eq == std::string::npos) {
+        std::fprintf(stderr, "bad %s: expected --set-env=NAME=VALUE\n", arg);
+        return 2;
+      }
       setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
     } else if (std::strncmp(arg, "--unset-env=", 12) == 0) {
       unsetenv(arg + 12);
@@ -25,6 +29,7 @@ int main(int argc, char** argv) {
     }
   }
   int n = static_cast<int>(rest.size());
+  rest.push_back(nullptr);  // argv[argc] is null, and gtest moves it when it removes its flags
   ::testing::InitGoogleTest(&n, rest.data());
   return RUN_ALL_TESTS();
 }
