@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -80,6 +81,12 @@ Tensor mm(const Tensor& a, const Tensor& b);
 Tensor bmm(const Tensor& a, const Tensor& b);
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta = 1,
              Scalar alpha = 1);
+/// Whether float32 matrix products on GPUs may use TF32 tensor cores, as torch: "highest"
+/// (never, the default), "high" or "medium" (they may; tide treats "medium" as "high"). cpu
+/// products ignore it. Any other value throws tide::Error and leaves the setting unchanged.
+void set_float32_matmul_precision(const std::string& precision);
+/// The current setting: "highest", "high" or "medium".
+std::string get_float32_matmul_precision();
 
 // shape
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);

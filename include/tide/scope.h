@@ -12,6 +12,7 @@ namespace tide {
 /// so opening one costs a few stores. A name given as `const char*` must outlive every
 /// operation enqueued under it (a string literal always does); a `std::string` name is
 /// interned once per distinct text in a process-wide table (one lock) and lives forever.
+/// On real GPUs a scope is also an NVTX range, so profilers show ops inside their scopes.
 class Scope {
  public:
   explicit Scope(const char* name);
@@ -29,6 +30,7 @@ class Scope {
  private:
   const char* name_;
   const Scope* parent_;
+  bool ranged_ = false;  // opened a profiler range (NVTX on real GPUs) that the end closes
 };
 
 }  // namespace tide

@@ -1,11 +1,22 @@
 #pragma once
 // What the CUDA backend directory contributed to this build (no CUDA headers here).
 
+#include <string>
+
+namespace tide::runtime {
+class Backend;
+}
+
 namespace tide::backends {
 
 /// Whether src/backends/cuda was compiled by nvcc into this library.
 bool cuda_backend_compiled();
-/// How many (functor, dtype) pairs the CUDA stub instantiated as device code; 0 without nvcc.
-int cuda_functor_instantiations();
+
+/// The real CUDA backend when the driver finds at least one device (after
+/// CUDA_VISIBLE_DEVICES), else nullptr with `why_not` saying why (no driver, no device).
+/// Always nullptr in builds without nvcc. Called once, by the registry.
+runtime::Backend* create_cuda_backend(std::string& why_not);
+/// Fills the `cuda` side of every kernel stub (Note [Kernel stubs]); no-op without nvcc.
+void register_cuda_kernels();
 
 }  // namespace tide::backends

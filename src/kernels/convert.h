@@ -2,6 +2,7 @@
 // Element conversion between tide's element types, identical on host and device.
 // 16-bit floats convert through float; anything to bool is "!= 0", as torch.
 
+#include <cstdint>
 #include <type_traits>
 
 #include "tide/half.h"
@@ -29,6 +30,12 @@ TIDE_HOST_DEVICE inline To convert(From v) {
     } else {
       return v != From(0);
     }
+  } else if constexpr (std::is_same_v<To, uint8_t> && is_reduced_float<From>::value) {
+    return convert<uint8_t>(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>) {
+    // A negative float -> uint8 is undefined behaviour: x86 g++ wraps, nvcc saturates.
+    // Through int64 first, as c10's TypeCast, both wrap: -50.0 -> 206.
+    return static_cast<uint8_t>(static_cast<int64_t>(v));
   } else if constexpr (is_reduced_float<From>::value) {
     return static_cast<To>(static_cast<float>(v));
   } else if constexpr (is_reduced_float<To>::value) {

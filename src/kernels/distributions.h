@@ -13,7 +13,10 @@
 // - normal: Box-Muller on pairs. Elements 2j and 2j+1 use words 2j and 2j+1 (which share one
 //   Philox block): u1 = (w[2j] + 1) / 2^32 in (0, 1], u2 = w[2j+1] / 2^32 in [0, 1),
 //   r = sqrt(-2 ln u1); element 2j = r cos(2 pi u2), element 2j+1 = r sin(2 pi u2). Computed
-//   in double, then mean + std * z rounded to the dtype once. A last unpaired element uses its
+//   in double, then mean + std * z rounded to the dtype once. GPUs use the CUDA library's log,
+//   sin and cos, within 1-2 ulp of glibc's in double: a float64 normal may differ from the
+//   cpu's in its last bits; in float32 or narrower only when a value lies within those ulps
+//   of a rounding boundary. A last unpaired element uses its
 //   pair's words anyway (the block holds them).
 // - integers in [low, low + range): low + word % range when range <= 2^32. A wider range
 //   needs 64 bits: element i then uses words 2(i%2) and 2(i%2)+1 (low, high) of block i/2, and
@@ -43,13 +46,31 @@ TIDE_HOST_DEVICE constexpr int uniform_bits() {
   }
 }
 
+/// a + b * c rounded twice, as the cpu computes it. nvcc contracts `a + b * c` into one fused
+/// multiply-add by default (one rounding), which would change the last bit of some values on
+/// GPUs; __dmul_rn and __dadd_rn are never contracted. (x86-64 g++ without -mfma does not
+/// contract; a cpu build with FMA contraction would need -ffp-contract=off here.)
+TIDE_HOST_DEVICE inline double add_mul_unfused(double a, double b, double c) {
+#ifdef __CUDA_ARCH__
+  return __dadd_rn(a, __dmul_rn(b, c));
+#else
+  return a + b * c;
+#endif
+}
+
 /// A uniform value in [from, to) of type T from one word.
 template <class T>
 TIDE_HOST_DEVICE inline T uniform_from_word(uint32_t word, double from, double to) {
   constexpr int bits = uniform_bits<T>();
   const double u = static_cast<double>(word >> (32 - bits)) * (1.0 / static_cast<double>(1ull << bits));
-  const T v = convert<T>(from + u * (to - from));
+  const T v = convert<T>(add_mul_unfused(from, u, to - from));
   return convert<double>(v) >= to ? convert<T>(from) : v;
+}
+
+/// mean + std * z in the dtype: one normal value from a standard one.
+template <class T>
+TIDE_HOST_DEVICE inline T normal_from_standard(double z, double mean, double std) {
+  return convert<T>(add_mul_unfused(mean, std, z));
 }
 
 /// Two standard normal values from two words (Box-Muller).

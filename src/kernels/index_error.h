@@ -8,6 +8,7 @@
 // into a tide::Error right away, and the GPU path records it as an async KernelError.
 
 #include <cstdint>
+#include <string>
 
 #include "tide/macros.h"
 
@@ -24,5 +25,12 @@ struct IndexError {
     if (o.found() && (!found() || o.position < position)) *this = o;
   }
 };
+
+/// Which kernel found a bad index; selects the message (and travels in GPU error records).
+enum class IndexErrorKind : int32_t { IndexSelect = 1, NllLossTarget = 2 };
+
+/// The message a bad index produces, the same on every device: `aux` is index_select's dim or
+/// nll_loss's ignore_index.
+std::string index_error_message(IndexErrorKind kind, const IndexError& error, int64_t aux);
 
 }  // namespace tide::kernels

@@ -11,7 +11,7 @@
 //      straight into such a fresh conversion when it already has the output's shape;
 //   5. calls one kernel; a destination of another (castable) dtype receives a copy.
 
-#include "kernels/cpu/elementwise_kernels.h"
+#include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/op_common.h"
@@ -141,13 +141,13 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
   if (a_num || b_num) {
     const Scalar s = a_num ? (a.tensor ? a.tensor->item() : a.scalar)
                            : (b.tensor ? b.tensor->item() : b.scalar);
-    detail::run_kernel(device, where, &kernels::binary_scalar_kernel, op, result,
+    detail::run_kernel(device, where, kernels::binary_scalar_stub, op, result,
                        a_num ? *pb : *pa, s, /*scalar_first=*/a_num, alpha);
   } else {
     Tensor a_view, b_view;
     if (pa->shape() != out_shape) pa = &(a_view = detail::broadcast_to(*pa, out_shape));
     if (pb->shape() != out_shape) pb = &(b_view = detail::broadcast_to(*pb, out_shape));
-    detail::run_kernel(device, where, &kernels::binary_kernel, op, result, *pa, *pb, alpha);
+    detail::run_kernel(device, where, kernels::binary_stub, op, result, *pa, *pb, alpha);
   }
 
   // 5. deliver

@@ -2,13 +2,15 @@
 // Where an op's kernel runs.
 //
 // Note [Running kernels on their device]: every op front end ends with exactly one call to
-// run_kernel(device, "op", kernel, args...). On cpu the kernel runs inline. On a cuda device (real or
-// simulated) it is enqueued on that device's current stream — the operands' device, never the
-// current device — and the call returns at once. The arguments (tensors) are copied into the
-// task, so storages stay alive until the kernel has run even if the caller drops
-// the last reference meanwhile (DESIGN.md decision 4). Kernels that detect bad input (an
-// index out of range) report it with report_bad_input: on cpu that throws tide::Error at the
-// call, as torch's cpu ops do; inside a stream it records the failure for the next
+// run_kernel(device, "op", stub, args...) (stubs: Note [Kernel stubs] in kernels/kernel_stub.h).
+// On cpu the cpu loop runs inline. On a cuda device it goes to that device's current stream —
+// the operands' device, never the current device — and the call returns at once: on simulated
+// GPUs the cpu loop becomes a task with the arguments (tensors) copied into it, so storages
+// stay alive until it has run even if the caller drops the last reference meanwhile (DESIGN.md
+// decision 4); on real GPUs the GPU launcher runs here inside a native launch and enqueues the
+// kernel, and the caching allocator's stream rules keep the memory safe instead (Note [Stream
+// uses] below). Kernels that detect bad input (an index out of range) report it: on cpu as
+// tide::Error at the call, as torch's cpu ops do; on a stream as a failure for the next
 // synchronizing call (tide::KernelError with the op's provenance) and the stream continues.
 //
 // Note [Stream uses]: the caching allocator hands a freed block to its allocation stream's
@@ -29,9 +31,11 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/kernel_stub.h"
 #include "memory/device_allocators.h"
 #include "runtime/error_channel.h"
 #include "runtime/launch.h"
+#include "runtime/registry.h"
 #include "tide/cuda/stream.h"
 #include "tide/device.h"
 #include "tide/error.h"
@@ -58,24 +62,28 @@ inline void note_stream_use(const std::optional<Tensor>& t, const cuda::Stream& 
 template <class T>
 void note_stream_use(const T&, const cuda::Stream&) {}
 
-/// Runs kernel(args...) on `device`: inline on cpu (arguments passed by reference, no copies
-/// on the hot path), or enqueued on the device's current stream on cuda, with the arguments
-/// copied into the task so they live until it ran. `op` must be a string literal.
-template <class F, class... Args>
-void run_kernel(Device device, const char* op, F kernel, const Args&... args) {
+[[noreturn]] void throw_no_cuda_kernel(const char* op);
+
+/// Runs the stub's kernel on `device` with `args` (see the Note above). `op` must be a string
+/// literal. Arguments are passed by reference on cpu and on real GPUs (no copies on the hot
+/// path) and copied into the task on simulated GPUs.
+template <class... Params, class... Args>
+void run_kernel(Device device, const char* op, const kernels::KernelStub<void(Params...)>& stub,
+                const Args&... args) {
   if (device.is_cpu()) {
-    kernel(args...);
+    stub.cpu(args...);
     return;
   }
   const cuda::Stream stream = cuda::current_stream(device.index());
   (note_stream_use(args, stream), ...);
-  runtime::launch(stream, op, runtime::Task([kernel, args...] { kernel(args...); }));
-}
-
-/// Reports input a kernel cannot process. See Note [Running kernels on their device].
-inline void report_bad_input(bool on_cpu, const std::string& message) {
-  if (on_cpu) throw Error(message);
-  runtime::record_kernel_error(message);
+  if (runtime::native_kernels()) {
+    if (TIDE_UNLIKELY(stub.cuda == nullptr)) throw_no_cuda_kernel(op);
+    runtime::NativeLaunch launch(stream, op);
+    stub.cuda(args...);
+    launch.finish();
+    return;
+  }
+  runtime::launch(stream, op, runtime::Task([kernel = stub.cpu, args...] { kernel(args...); }));
 }
 
 }  // namespace tide::detail

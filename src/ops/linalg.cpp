@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "kernels/stubs.h"
 #include "kernels/cpu/gemm.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
@@ -54,16 +55,19 @@ void check_not_bool(Dtype d, const char* where) {
 }
 
 /// The operand as BLAS can take it: itself when its matrices already have a unit stride
-/// (transposed ones included), else a contiguous copy. Only float32/float64 go to BLAS directly.
+/// (transposed ones included), else a contiguous copy. float32/float64 go to BLAS directly; on
+/// GPUs float16/bfloat16 do too (cuBLAS), so they are made ready there as well.
 Tensor blas_ready(const Tensor& t) {
-  if (t.dtype() != kFloat32 && t.dtype() != kFloat64) return t;
+  const bool reduced = t.dtype() == kFloat16 || t.dtype() == kBFloat16;
+  const bool blas = t.dtype() == kFloat32 || t.dtype() == kFloat64 || (reduced && t.is_cuda());
+  if (!blas) return t;
   return kernels::gemm_operand_ready(t) ? t : t.contiguous();
 }
 
 /// A new (..., m, n) result = a @ b; a and b are (..., m, k) and (..., k, n) with equal batch sizes.
 Tensor product(const Tensor& a, const Tensor& b, const DimVector& out_shape, Device device) {
   Tensor out = detail::make_empty(out_shape, a.dtype(), device);
-  detail::run_kernel(device, "matmul", &kernels::gemm, out, a, b, Scalar(0), Scalar(1));
+  detail::run_kernel(device, "matmul", kernels::gemm_stub, out, a, b, Scalar(0), Scalar(1));
   return out;
 }
 
@@ -200,7 +204,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   // beta == 0 ignores self entirely (NaN and inf in it do not propagate), as torch documents.
   const bool uses_self = beta.to_double() != 0.0;
   if (uses_self) out.copy_(self);
-  detail::run_kernel(device, "addmm", &kernels::gemm, out, blas_ready(mat1), blas_ready(mat2),
+  detail::run_kernel(device, "addmm", kernels::gemm_stub, out, blas_ready(mat1), blas_ready(mat2),
                      uses_self ? beta : Scalar(0), alpha);
   return out;
 }

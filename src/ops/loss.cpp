@@ -1,6 +1,7 @@
 // Losses: nll_loss and cross_entropy (torch.nn.functional), with class weights, the three
 // reductions and ignore_index.
 
+#include "kernels/stubs.h"
 #include "kernels/cpu/loss_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
@@ -39,18 +40,6 @@ void check_target_dtype(const Tensor& target, const char* where) {
              " for target; pass class indices as int64 (target.to(tide::kInt64))");
 }
 
-/// The nll_loss kernel plus its bad-target report (Note [Running kernels on their device]).
-void nll_loss_task(const Tensor& out, const Tensor& x, const Tensor& t, const Tensor& w,
-                   kernels::LossReduction r, int64_t ignore_index) {
-  const kernels::IndexError bad = kernels::nll_loss_kernel(out, x, t, w, r, ignore_index);
-  if (!bad.found()) return;
-  detail::report_bad_input(
-      out.device().is_cpu(),
-      detail::concat("[nll_loss] Target ", bad.value, " is out of bounds. Class indices must lie "
-                     "in [0, ", bad.bound, ") for ", bad.bound, " classes (or equal ignore_index ",
-                     ignore_index, "); found at position ", bad.position, " of target"));
-}
-
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
@@ -82,7 +71,7 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                                                                  : kernels::LossReduction::Mean;
   Tensor out = detail::make_empty(reduction == Reduction::None ? target.shape() : DimVector{},
                                   input.dtype(), device);
-  detail::run_kernel(device, "nll_loss", &nll_loss_task, out, x, t, w, r, ignore_index);
+  detail::run_kernel(device, "nll_loss", kernels::nll_loss_stub, out, x, t, w, r, ignore_index);
   return out;
 }
 

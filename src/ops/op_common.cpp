@@ -43,3 +43,13 @@ void check_defined(const Tensor& t, const char* where, const char* what) {
 }
 
 }  // namespace tide::detail
+
+namespace tide::detail {
+
+void throw_no_cuda_kernel(const char* op) {
+  throw Error(concat("[", op, "] this op has no kernel for real GPUs in this build (its GPU "
+                     "launcher was not registered); run it on cpu or on simulated GPUs "
+                     "(TIDE_SIM_DEVICES), and report it as a tide bug"));
+}
+
+}  // namespace tide::detail

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "kernels/stubs.h"
 #include "kernels/cpu/reduce_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
@@ -146,7 +147,7 @@ Tensor sum_impl(const Tensor& a, DimMask mask, bool keepdim, std::optional<Dtype
   const Tensor x = dtype && *dtype != a.dtype() ? a.to(*dtype) : a;
   ReducePlan plan = plan_reduction(x, mask);
   Tensor out = detail::make_empty(reduced_shape(a, mask, keepdim), out_dtype, device);
-  detail::run_kernel(device, mean ? "mean" : "sum", &kernels::sum_kernel, out, plan.input,
+  detail::run_kernel(device, mean ? "mean" : "sum", kernels::sum_stub, out, plan.input,
                      plan.shape, mean);
   return out;
 }
@@ -166,7 +167,7 @@ void min_max_dim(const Tensor& a, int64_t dim, bool keepdim, bool is_max, bool w
   ReducePlan plan = plan_reduction(a, mask);
   if (want_values) values = detail::make_empty(shape, a.dtype(), device);
   indices = detail::make_empty(shape, kInt64, device);
-  detail::run_kernel(device, where, &kernels::min_max_kernel, values, indices, plan.input,
+  detail::run_kernel(device, where, kernels::min_max_stub, values, indices, plan.input,
                      plan.shape, is_max);
 }
 
@@ -180,7 +181,7 @@ Tensor min_max_all(const Tensor& a, bool is_max, bool want_index, const char* wh
   Tensor x = a.contiguous();
   Tensor out = detail::make_empty({}, want_index ? kInt64 : a.dtype(), device);
   kernels::ReduceShape s{1, a.numel(), 1};
-  detail::run_kernel(device, where, &kernels::min_max_kernel, want_index ? Tensor() : out,
+  detail::run_kernel(device, where, kernels::min_max_stub, want_index ? Tensor() : out,
                      want_index ? out : Tensor(), x, s, is_max);
   return out;
 }

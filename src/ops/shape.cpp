@@ -1,8 +1,7 @@
 // Shape ops that move data: cat, stack, index_select; and the free forms of chunk and split
 // (views, implemented as Tensor methods in src/tensor/views.cpp).
 
-#include "kernels/cpu/index_kernels.h"
-#include "kernels/cpu/shape_kernels.h"
+#include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
 #include "tide/ops.h"
@@ -12,17 +11,6 @@ namespace {
 
 /// torch keeps accepting 1-D empty tensors of any other shape in cat and skips them.
 bool legacy_empty(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
-
-/// The index_select kernel plus its bad-index report (Note [Running kernels on their device]).
-void index_select_task(const Tensor& out, const Tensor& x, const Tensor& idx, int64_t d) {
-  const kernels::IndexError bad = kernels::index_select_kernel(out, x, idx, d);
-  if (!bad.found()) return;
-  detail::report_bad_input(
-      out.device().is_cpu(),
-      detail::concat("[index_select] index out of range in self: index ", bad.value,
-                     " (at position ", bad.position, " of index) is out of bounds for dimension ",
-                     d, " with size ", bad.bound, "; indices must lie in [0, ", bad.bound, ")"));
-}
 
 }  // namespace
 
@@ -62,7 +50,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
     inputs.push_back(t);
   }
   Tensor out = detail::make_empty(shape, dtype, device);
-  detail::run_kernel(device, "cat", &kernels::cat_kernel, out, inputs, d);
+  detail::run_kernel(device, "cat", kernels::cat_stub, out, inputs, d);
   return out;
 }
 
@@ -117,7 +105,7 @@ Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   const Tensor x = a.contiguous();
   const Tensor idx = index.contiguous();
   Tensor out = detail::make_empty(shape, a.dtype(), device);
-  detail::run_kernel(device, "index_select", &index_select_task, out, x, idx, d);
+  detail::run_kernel(device, "index_select", kernels::index_select_stub, out, x, idx, d);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // are float ops (integer and bool inputs give float32, as torch); clamp promotes with its
 // bounds (int tensor clamped to 0.5 is float32, as torch).
 
+#include "kernels/stubs.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
@@ -16,7 +17,7 @@ using kernels::UnaryOp;
 
 Tensor same_dtype_op(UnaryOp op, const Tensor& a) {
   Tensor out = detail::make_empty(a.shape(), a.dtype(), a.device());
-  detail::run_kernel(a.device(), "unary", &kernels::unary_kernel, op, out, a);
+  detail::run_kernel(a.device(), "unary", kernels::unary_stub, op, out, a);
   return out;
 }
 
@@ -25,7 +26,7 @@ Tensor float_op(UnaryOp op, const Tensor& a, const char* where) {
   detail::check_defined(a, where, "input");
   if (is_floating_point(a.dtype())) return same_dtype_op(op, a);
   Tensor out = a.to(kFloat32);
-  detail::run_kernel(out.device(), where, &kernels::unary_kernel, op, out, out);
+  detail::run_kernel(out.device(), where, kernels::unary_stub, op, out, out);
   return out;
 }
 
@@ -73,11 +74,11 @@ Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> m
              "give integer bounds (the result is then int64) or convert the tensor first");
   if (dtype != a.dtype()) {
     Tensor out = a.to(dtype);
-    detail::run_kernel(out.device(), "clamp", &kernels::clamp_kernel, out, out, min, max);
+    detail::run_kernel(out.device(), "clamp", kernels::clamp_stub, out, out, min, max);
     return out;
   }
   Tensor out = detail::make_empty(a.shape(), dtype, a.device());
-  detail::run_kernel(out.device(), "clamp", &kernels::clamp_kernel, out, a, min, max);
+  detail::run_kernel(out.device(), "clamp", kernels::clamp_stub, out, a, min, max);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // where(condition, a, b): torch's promotion of a and b (Scalars as wrapped numbers), all three
 // broadcast together; the condition must be bool.
 
+#include "kernels/stubs.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
@@ -48,7 +49,7 @@ Tensor where_impl(const Tensor& cond, const Tensor* a, const Scalar& as, const T
   Tensor ta = a ? tensor_operand(*a, dtype, device) : scalar_operand(as, dtype, device);
   Tensor tb = b ? tensor_operand(*b, dtype, device) : scalar_operand(bs, dtype, device);
   Tensor out = detail::make_empty(shape, dtype, device);
-  detail::run_kernel(device, "where", &kernels::where_kernel, out, detail::broadcast_to(c, shape),
+  detail::run_kernel(device, "where", kernels::where_stub, out, detail::broadcast_to(c, shape),
                      detail::broadcast_to(ta, shape), detail::broadcast_to(tb, shape));
   return out;
 }

@@ -53,8 +53,21 @@ class Backend {
   virtual StreamHandle create_stream(int device, int priority, uint64_t id) = 0;
   virtual bool query_stream(StreamHandle stream) = 0;
   virtual void synchronize_stream(StreamHandle stream) = 0;
-  /// Enqueues `task`; returns its sequence number on the stream (1, 2, ...).
+  /// Enqueues `task`; returns its sequence number on the stream (1, 2, ...). On a native
+  /// backend the task runs on the calling thread inside a native launch and enqueues device
+  /// work itself (Note [Native launches] in backends/cuda/launch_context.h).
   virtual uint64_t launch(StreamHandle stream, const LaunchInfo& info, Task task) = 0;
+
+  /// Whether kernels are GPU launchers that enqueue device work (real CUDA) rather than host
+  /// tasks run by the backend (simulated GPUs); see Note [Kernel stubs].
+  virtual bool native_kernels() const { return false; }
+  /// Native backends: starts a launch on `stream` from this thread (its device becomes
+  /// current, launchers find the stream in their LaunchContext) and returns its sequence
+  /// number; end_native_launch closes it. Unused by host-task backends.
+  virtual uint64_t begin_native_launch(StreamHandle /*stream*/, const LaunchInfo& /*info*/) {
+    return 0;
+  }
+  virtual void end_native_launch() noexcept {}
 
   virtual EventHandle create_event(int device, bool enable_timing, bool blocking) = 0;
   virtual void destroy_event(EventHandle event) noexcept = 0;

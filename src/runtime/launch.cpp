@@ -27,6 +27,21 @@ uint64_t launch(const cuda::Stream& stream, const char* op, Task task) {
   return seq;
 }
 
+NativeLaunch::NativeLaunch(const cuda::Stream& stream, const char* op)
+    : backend_(*backend(kCUDA)), stream_(stream) {
+  seq_ = backend_.begin_native_launch(stream.native_handle(), LaunchInfo{op, Scope::current()});
+}
+
+NativeLaunch::~NativeLaunch() {
+  if (open_) backend_.end_native_launch();
+}
+
+void NativeLaunch::finish() {
+  open_ = false;
+  backend_.end_native_launch();
+  after_launch(backend_, stream_);
+}
+
 uint64_t memcpy_async(void* dst, const void* src, size_t nbytes, const cuda::Stream& stream) {
   Backend& b = *backend(kCUDA);
   const uint64_t seq = b.memcpy_async(dst, src, nbytes, stream.native_handle());

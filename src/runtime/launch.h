@@ -18,6 +18,29 @@ namespace tide::runtime {
 /// a thread-local pointer read, the op name a literal, the OpRing three stores, and one
 /// predictable branch for TIDE_ASYNC_BACKTRACE (Note [Async error backtraces]).
 uint64_t launch(const cuda::Stream& stream, const char* op, Task task);
+/// Note [Native launches] (backends/cuda/launch_context.h): on the real CUDA backend a kernel
+/// is a GPU launcher called on this thread between the construction of a NativeLaunch and
+/// its finish(), which applies CUDA_LAUNCH_BLOCKING like launch() does. The destructor closes
+/// the launch also when the launcher throws.
+class NativeLaunch {
+ public:
+  NativeLaunch(const cuda::Stream& stream, const char* op);
+  ~NativeLaunch();
+  NativeLaunch(const NativeLaunch&) = delete;
+  NativeLaunch& operator=(const NativeLaunch&) = delete;
+
+  uint64_t seq() const { return seq_; }
+  /// Call after the launcher returned: under CUDA_LAUNCH_BLOCKING=1 waits for the stream and
+  /// raises the launch's KernelError, if any.
+  void finish();
+
+ private:
+  Backend& backend_;
+  const cuda::Stream& stream_;
+  uint64_t seq_;
+  bool open_ = true;
+};
+
 /// Copies nbytes from src to dst in `stream` order (simulated device memory is host memory).
 uint64_t memcpy_async(void* dst, const void* src, size_t nbytes, const cuda::Stream& stream);
 

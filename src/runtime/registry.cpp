@@ -24,6 +24,7 @@ std::atomic<bool> g_initialized{false};
 std::mutex g_override_mutex;
 std::optional<int> g_sim_override;
 bool g_launch_blocking = false;
+bool g_native_kernels = false;
 std::string g_unavailable_reason;
 
 size_t slot(DeviceType type) { return static_cast<size_t>(type); }
@@ -50,10 +51,13 @@ void initialize() {
           "' leaves none visible");
     }
   } else if (backends::cuda_backend_compiled()) {
-    // The real CUDA backend implements this interface in its own issue; until then a build
-    // with nvcc has no runtime for real GPUs.
-    g_unavailable_reason =
-        "the real CUDA backend is not implemented yet and TIDE_SIM_DEVICES is not set";
+    // The driver applies CUDA_VISIBLE_DEVICES itself; no device (or no driver) is not an
+    // error here, only a reason to report when cuda is used.
+    cuda = backends::create_cuda_backend(g_unavailable_reason);
+    if (cuda) {
+      backends::register_cuda_kernels();
+      g_native_kernels = true;
+    }
   } else {
     g_unavailable_reason =
         "this build has no CUDA backend and TIDE_SIM_DEVICES is not set";
@@ -98,6 +102,11 @@ int check_cuda_device(int device, const char* fn) {
                         : detail::concat("there are ", count, " cuda devices (cuda:0..cuda:",
                                          count - 1, ")"));
   return device;
+}
+
+bool native_kernels() {
+  backend(kCUDA);
+  return g_native_kernels;
 }
 
 bool launch_blocking() {

@@ -30,6 +30,9 @@ int cuda_device_count();
 /// Resolves -1 to the current device and checks that `device` exists; raises tide::Error
 /// naming the device count otherwise.
 int check_cuda_device(int device, const char* fn);
+/// Whether cuda kernels are GPU launchers (the real backend) rather than host tasks
+/// (simulated GPUs, or no cuda at all); see Note [Kernel stubs].
+bool native_kernels();
 /// Whether CUDA_LAUNCH_BLOCKING=1 was set at first use.
 bool launch_blocking();
 /// Why cuda has no device, for error messages (empty when devices exist).

@@ -5,6 +5,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/profiler_ranges.h"
+
 namespace tide {
 namespace {
 
@@ -22,11 +24,18 @@ const char* intern(const std::string& name) {
 
 Scope::Scope(const char* name) : name_(name ? name : ""), parent_(t_innermost) {
   t_innermost = this;
+  if (runtime::RangePush push = runtime::range_push()) {
+    push(name_);
+    ranged_ = true;
+  }
 }
 
 Scope::Scope(const std::string& name) : Scope(intern(name)) {}
 
-Scope::~Scope() { t_innermost = parent_; }
+Scope::~Scope() {
+  t_innermost = parent_;
+  if (ranged_) runtime::range_pop();
+}
 
 const char* Scope::current() { return t_innermost ? t_innermost->name_ : nullptr; }
 

@@ -2,38 +2,20 @@
 
 #include <cstring>
 
-#include "kernels/convert.h"
-#include "kernels/cpu/elementwise.h"
+#include "kernels/cpu/copy_kernels.h"
+#include "kernels/stubs.h"
 #include "memory/pinned_allocator.h"
 #include "ops/dispatch.h"
 #include "tide/cuda/stream.h"
+#include "runtime/registry.h"
+#include "tensor/copy_native.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
 
 namespace tide {
-namespace {
 
-void cpu_copy(const Tensor& dst, const Tensor& src) {
-  // copy_ broadcasts src to dst's shape, as torch; expand raises the error otherwise.
-  Tensor s = src.dim() == dst.dim() && src.shape() == dst.shape() ? src : src.expand(dst.sizes());
-  if (dst.dtype() == s.dtype() && dst.is_contiguous() && s.is_contiguous()) {
-    if (dst.numel() > 0 && dst.raw_data() != s.raw_data()) {
-      std::memcpy(dst.raw_data(), s.raw_data(), dst.nbytes());
-    }
-    return;
-  }
-  auto it = kernels::ElementwiseIter::build({&dst, &s});
-  dispatch_dtype(dst.dtype(), [&](auto out_tag) {
-    using Out = typename decltype(out_tag)::type;
-    dispatch_dtype(s.dtype(), [&](auto in_tag) {
-      using In = typename decltype(in_tag)::type;
-      kernels::unary_loop<Out, In>(it, [](In v) { return kernels::convert<Out>(v); });
-    });
-  });
-}
-
-}  // namespace
+using kernels::copy_kernel;
 
 // Note [Copies between devices] (torch's copy_ semantics, DESIGN.md decision 4):
 // - same device: an ordinary kernel on that device's current stream;
@@ -58,21 +40,25 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   TIDE_CHECK(defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
   const Device dd = device(), sd = src.device();
   if (dd == sd) {
-    detail::run_kernel(dd, "copy_", &cpu_copy, *this, src);
+    detail::run_kernel(dd, "copy_", kernels::copy_stub, *this, src);
+    return *this;
+  }
+  if (runtime::native_kernels()) {
+    detail::copy_between_devices_native(*this, src, non_blocking);
     return *this;
   }
   if (sd.is_cpu()) {
     // A contiguous snapshot of the (pageable) source, owned by the enqueued copy.
     const bool async = src.is_pinned() && non_blocking;
     Tensor staged = async ? src : src.clone();
-    detail::run_kernel(dd, "copy_", &cpu_copy, *this, staged);
+    detail::run_kernel(dd, "copy_", kernels::copy_stub, *this, staged);
     if (async) memory::record_pinned_use(src.storage().data_ptr(), cuda::current_stream(dd.index()));
     return *this;
   }
   if (dd.is_cpu()) {
     cuda::Stream stream = cuda::current_stream(sd.index());
     detail::note_stream_use(src, stream);
-    runtime::launch(stream, "copy_", [dst = *this, src] { cpu_copy(dst, src); });
+    runtime::launch(stream, "copy_", [dst = *this, src] { copy_kernel(dst, src); });
     if (!(non_blocking && is_pinned())) {
       stream.synchronize();
     } else {
@@ -85,7 +71,7 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   src_stream.wait_stream(dst_stream);
   detail::note_stream_use(src, src_stream);
   detail::note_stream_use(*this, dst_stream);
-  runtime::launch(src_stream, "copy_", [dst = *this, src] { cpu_copy(dst, src); });
+  runtime::launch(src_stream, "copy_", [dst = *this, src] { copy_kernel(dst, src); });
   dst_stream.wait_stream(src_stream);
   return *this;
 }
@@ -166,30 +152,8 @@ void Tensor::record_stream(const cuda::Stream& stream) const {
   memory::record_stream_use(storage().data_ptr(), stream);
 }
 
-namespace {
-
-void fill_kernel(const Tensor& t, Scalar value) {
-  dispatch_dtype(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = value.to<T>();
-    if (t.is_contiguous()) {
-      T* p = static_cast<T*>(t.raw_data());
-      kernels::parallel_for(0, t.numel(), kernels::kGrainSize, [&](int64_t b, int64_t e) {
-        for (int64_t i = b; i < e; ++i) p[i] = v;
-      });
-      return;
-    }
-    auto it = kernels::ElementwiseIter::build({&t});
-    kernels::run_elementwise(it, [&](char** p, const int64_t* s, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
-    });
-  });
-}
-
-}  // namespace
-
 Tensor& Tensor::fill_(Scalar value) {
-  detail::run_kernel(device(), "fill_", &fill_kernel, *this, value);
+  detail::run_kernel(device(), "fill_", kernels::fill_stub, *this, value);
   return *this;
 }
 

@@ -11,8 +11,8 @@
 #include <unordered_map>
 
 #include "core/philox.h"
-#include "kernels/cpu/parallel.h"
-#include "kernels/distributions.h"
+#include "kernels/cpu/random_kernels.h"
+#include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "tensor/generator.h"
 #include "tensor/tensor_internal.h"
@@ -115,88 +115,21 @@ namespace {
 
 using detail::PhiloxStart;
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// Calls f(block_index, words, first_element) for every Philox block of a draw, in parallel.
-template <class F>
-void for_each_block(int64_t blocks, PhiloxStart start, const F& f) {
-  kernels::parallel_for(0, blocks, kernels::kGrainSize / 4, [&](int64_t b, int64_t e) {
-    for (int64_t c = b; c < e; ++c) {
-      f(c, philox::block(start.seed, start.offset + static_cast<uint64_t>(c)));
-    }
-  });
-}
-
-template <class T>
-void uniform_kernel(T* out, int64_t n, PhiloxStart start, double from, double to) {
-  for_each_block(ceil_div(n, 4), start, [&](int64_t c, const philox::Words4& w) {
-    const int64_t base = c * 4;
-    const int lanes = static_cast<int>(std::min<int64_t>(4, n - base));
-    for (int l = 0; l < lanes; ++l) out[base + l] = kernels::uniform_from_word<T>(w.w[l], from, to);
-  });
-}
-
-template <class T>
-void normal_kernel(T* out, int64_t n, PhiloxStart start, double mean, double std) {
-  for_each_block(ceil_div(n, 4), start, [&](int64_t c, const philox::Words4& w) {
-    const int64_t base = c * 4;
-    for (int pair = 0; pair < 2; ++pair) {
-      const int64_t i = base + 2 * pair;
-      if (i >= n) break;
-      double z0, z1;
-      kernels::box_muller(w.w[2 * pair], w.w[2 * pair + 1], z0, z1);
-      out[i] = kernels::convert<T>(mean + std * z0);
-      if (i + 1 < n) out[i + 1] = kernels::convert<T>(mean + std * z1);
-    }
-  });
-}
-
-constexpr uint64_t kTwoPow32 = 1ull << 32;
-
-/// Blocks a randint draw of n elements reserves (Note [Random transforms]).
-int64_t randint_blocks(int64_t n, uint64_t range) {
-  return range <= kTwoPow32 ? ceil_div(n, 4) : ceil_div(n, 2);
-}
-
-template <class T>
-void randint_kernel(T* out, int64_t n, PhiloxStart start, int64_t low, uint64_t range) {
-  auto store = [&](int64_t i, uint64_t v) {
-    out[i] = kernels::convert<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + v));
-  };
-  if (range <= kTwoPow32) {
-    for_each_block(ceil_div(n, 4), start, [&](int64_t c, const philox::Words4& w) {
-      const int64_t base = c * 4;
-      const int lanes = static_cast<int>(std::min<int64_t>(4, n - base));
-      for (int l = 0; l < lanes; ++l) store(base + l, w.w[l] % range);
-    });
-  } else {
-    for_each_block(ceil_div(n, 2), start, [&](int64_t c, const philox::Words4& w) {
-      const int64_t base = c * 2;
-      const int lanes = static_cast<int>(std::min<int64_t>(2, n - base));
-      for (int l = 0; l < lanes; ++l) {
-        uint64_t v = static_cast<uint64_t>(w.w[2 * l]) | (static_cast<uint64_t>(w.w[2 * l + 1]) << 32);
-        store(base + l, v % range);
-      }
-    });
-  }
-}
-
 /// Reserves `blocks` of self's device generator on the host (Note [Philox offsets]: the offset
-/// advances at the call, whatever the device) and runs kernel(data, start) on self's memory —
-/// inline on cpu, on the device's current stream on cuda — or on a contiguous temporary that
-/// is then copied into self when self is not contiguous. The kernel captures by value.
-template <class Kernel>
-void generate(const Tensor& self, int64_t blocks, const char* where, Kernel kernel) {
+/// advances at the call, whatever the device) and runs the stub's kernel on self — inline on
+/// cpu, on the device's current stream on cuda — or on a contiguous temporary that is then
+/// copied into self when self is not contiguous.
+template <class... Params, class... Args>
+void generate(const Tensor& self, int64_t blocks, const char* where,
+              const kernels::KernelStub<void(const Tensor&, PhiloxStart, Params...)>& stub,
+              const Args&... args) {
   if (self.numel() == 0) return;
   PhiloxStart start =
       detail::default_generator(self.device()).reserve(static_cast<uint64_t>(blocks));
   Tensor target = self.is_contiguous()
                       ? self
                       : detail::make_empty(self.shape(), self.dtype(), self.device());
-  detail::run_kernel(
-      self.device(), where,
-      [](const Kernel& k, const Tensor& t, const PhiloxStart& s) { k(t.raw_data(), s); }, kernel,
-      target, start);
+  detail::run_kernel(self.device(), where, stub, target, start, args...);
   if (!target.is_same(self)) self.copy_(target);
 }
 
@@ -215,32 +148,14 @@ Tensor& Tensor::uniform_(double from, double to) {
              "but found from=", from, ", to=", to);
   TIDE_CHECK(from <= to, "[Tensor::uniform_] uniform_ expects to return a [from, to) range, but "
              "found from=", from, " > to=", to);
-  const int64_t n = numel();
-  const Dtype dt = dtype();
-  generate(*this, ceil_div(n, 4), "uniform_", [dt, n, from, to](void* data, PhiloxStart start) {
-    dispatch_dtype(dt, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (kernels::is_reduced_float<T>::value || std::is_floating_point_v<T>) {
-        uniform_kernel(static_cast<T*>(data), n, start, from, to);
-      }
-    });
-  });
+  generate(*this, kernels::uniform_blocks(numel()), "uniform_", kernels::uniform_stub, from, to);
   return *this;
 }
 
 Tensor& Tensor::normal_(double mean, double std) {
   check_floating(*this, "Tensor::normal_");
   TIDE_CHECK(std >= 0.0, "[Tensor::normal_] normal expects std >= 0.0, but found std ", std);
-  const int64_t n = numel();
-  const Dtype dt = dtype();
-  generate(*this, ceil_div(n, 4), "normal_", [dt, n, mean, std](void* data, PhiloxStart start) {
-    dispatch_dtype(dt, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (kernels::is_reduced_float<T>::value || std::is_floating_point_v<T>) {
-        normal_kernel(static_cast<T*>(data), n, start, mean, std);
-      }
-    });
-  });
+  generate(*this, kernels::uniform_blocks(numel()), "normal_", kernels::normal_stub, mean, std);
   return *this;
 }
 
@@ -275,14 +190,8 @@ Tensor randint(int64_t low, int64_t high, std::vector<int64_t> sizes, TensorOpti
     }
   });
   const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
-  const int64_t n = t.numel();
-  const Dtype dt = t.dtype();
-  generate(t, randint_blocks(n, range), "randint", [dt, n, low, range](void* data, PhiloxStart start) {
-    dispatch_dtype(dt, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      randint_kernel(static_cast<T*>(data), n, start, low, range);
-    });
-  });
+  generate(t, kernels::randint_blocks(t.numel(), range), "randint", kernels::randint_stub, low,
+           range);
   return t;
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,14 +15,6 @@
 #include "tide/cuda.h"
 #include "tide/tensor.h"
 #include "tide/testing/sim_hooks.h"
-
-/// Skips a test that holds stream workers (tide/testing/sim_hooks.h): they exist only on
-/// simulated GPUs, and a held stream never runs an op under CUDA_LAUNCH_BLOCKING=1.
-#define TIDE_REQUIRE_HOLDABLE_STREAMS()                                                       \
-  do {                                                                                        \
-    TIDE_REQUIRE_ASYNC();                                                                     \
-    if (!::tide::testing::sim_active()) GTEST_SKIP() << "holding streams needs simulated GPUs"; \
-  } while (false)
 
 namespace tide::test {
 
@@ -50,6 +43,37 @@ inline ::testing::AssertionResult same_bits(const Tensor& expected, const Tensor
   if (e.nbytes() != 0 && std::memcmp(e.raw_data(), a.raw_data(), e.nbytes()) != 0) {
     return ::testing::AssertionFailure()
            << "values differ:\n  actual   " << a.str() << "\n  expected " << e.str();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// What a cuda result must satisfy against the cpu's (ggml's test-backend-ops rule): on
+/// simulated GPUs, which run the cpu loops, the same bits; on real GPUs the same bits for
+/// integer and bool results and Philox draws, and for floating results closeness within the
+/// dtype's tolerance (GPU sums and products associate differently), NaN where the cpu has NaN
+/// and the same infinities.
+inline ::testing::AssertionResult matches_cpu(const Tensor& expected, const Tensor& actual) {
+  if (::tide::testing::sim_active() || !is_floating_point(expected.dtype())) {
+    return same_bits(expected, actual);
+  }
+  if (expected.dtype() != actual.dtype() || expected.sizes() != actual.sizes()) {
+    return same_bits(expected, actual);  // reports the dtype or shape difference
+  }
+  const Dtype dt = expected.dtype();
+  const double rtol = dt == kFloat64 ? 1e-10 : dt == kFloat32 ? 1e-4 : dt == kFloat16 ? 2e-3 : 2e-2;
+  const double atol = dt == kFloat64 ? 1e-12 : dt == kFloat32 ? 1e-5 : 1e-3;
+  const std::vector<double> e = expected.cpu().to(kFloat64).contiguous().tolist<double>();
+  const std::vector<double> a = actual.cpu().to(kFloat64).contiguous().tolist<double>();
+  for (size_t i = 0; i < e.size(); ++i) {
+    const bool ok = std::isnan(e[i]) ? std::isnan(a[i])
+                    : std::isinf(e[i]) ? a[i] == e[i]
+                                       : std::abs(a[i] - e[i]) <= atol + rtol * std::abs(e[i]);
+    if (!ok) {
+      return ::testing::AssertionFailure() << "element " << i << " is " << a[i] << ", expected "
+                                           << e[i] << " (rtol " << rtol << ", atol " << atol
+                                           << ")\n  actual   " << actual.cpu().str()
+                                           << "\n  expected " << expected.str();
+    }
   }
   return ::testing::AssertionSuccess();
 }

@@ -85,7 +85,7 @@ TEST(Threads, ManyThreadsWithTheirOwnDevicesAndStreamsComputeAndCopyCorrectly) {
         // Read everything back at the end: results stayed correct while other threads
         // worked.
         for (size_t i = 0; i < got.size(); ++i) {
-          const auto same = same_bits(expected[i], got[i]);
+          const auto same = test::matches_cpu(expected[i], got[i]);
           if (!same) {
             ++wrong_values;
             reports[static_cast<size_t>(t)] += same.message();
@@ -145,7 +145,7 @@ TEST(Threads, ThreadsSharingOneTensorReadItConsistently) {
       // cuda:0, the default stream, where `shared` was written) and works there.
       const Tensor local = shared.to(cuda_device(d));
       for (int i = 0; i < 5; ++i) {
-        if (!same_bits(expected, local.matmul(local).sum(0))) ++wrong;
+        if (!test::matches_cpu(expected, local.matmul(local).sum(0))) ++wrong;
       }
     });
   }

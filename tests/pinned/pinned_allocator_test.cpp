@@ -62,7 +62,7 @@ TEST(PinnedAllocator, ABlockNoStreamUsedIsReusedAtOnce) {
 
 TEST(PinnedAllocator, ABlockAPendingCopyReadsIsNotHandedOutUntilTheCopyCompleted) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   quiesce_pinned_memory();
   const int dev = last_device();
   Tensor dst = empty({1024}, device(Device(kCUDA, dev)));
@@ -94,7 +94,7 @@ TEST(PinnedAllocator, ABlockAPendingCopyReadsIsNotHandedOutUntilTheCopyCompleted
 
 TEST(PinnedAllocator, ABlockAPendingCopyWritesIsNotHandedOutUntilTheCopyCompleted) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   quiesce_pinned_memory();
   const int dev = last_device();
   Tensor src = full({1024}, 3.0, device(Device(kCUDA, dev)));
@@ -123,7 +123,7 @@ TEST(PinnedAllocator, ABlockAPendingCopyWritesIsNotHandedOutUntilTheCopyComplete
 
 TEST(PinnedAllocator, ABlockUsedOnSeveralStreamsWaitsForEveryOne) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   quiesce_pinned_memory();
   cuda::Stream s1(0);
   cuda::Stream s2(last_device());  // another device where there is one, else another stream
@@ -280,7 +280,7 @@ TEST(PinnedAllocator, HostEmptyCacheReleasesOnlyUnusedBlocks) {
 
 TEST(PinnedAllocator, HostEmptyCacheKeepsBlocksWhoseCopiesArePending) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   quiesce_pinned_memory();
   const int64_t reserved = host_stat("reserved_bytes.current");
   cuda::Stream s(0);

@@ -30,7 +30,7 @@ std::vector<float> floats(const Tensor& t) { return t.tolist<float>(); }
 
 TEST(PinnedCopy, NonBlockingHostToDeviceFromPinnedReturnsBeforeTheCopyRuns) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   const int dev = last_device();
   Tensor src = tensor({1.f, 2.f, 3.f}).pin_memory();
   Tensor dst = zeros({3}, device(Device(kCUDA, dev)));
@@ -53,7 +53,7 @@ TEST(PinnedCopy, NonBlockingHostToDeviceFromPinnedReturnsBeforeTheCopyRuns) {
 
 TEST(PinnedCopy, CudaNonBlockingFromPinnedMemoryReturnsBeforeTheCopyRuns) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   const int dev = last_device();
   Tensor src = arange(4).pin_memory();
   cuda::Stream s(dev);
@@ -73,7 +73,7 @@ TEST(PinnedCopy, CudaNonBlockingFromPinnedMemoryReturnsBeforeTheCopyRuns) {
 
 TEST(PinnedCopy, HostToDeviceFromPageableMemoryStagesTheSource) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   const int dev = last_device();
   Tensor src = tensor({1.f, 2.f, 3.f});
   Tensor dst = zeros({3}, device(Device(kCUDA, dev)));
@@ -94,7 +94,7 @@ TEST(PinnedCopy, HostToDeviceFromPageableMemoryStagesTheSource) {
 
 TEST(PinnedCopy, BlockingHostToDeviceFromPinnedMemoryMayReuseTheSourceAtOnce) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   const int dev = last_device();
   Tensor src = tensor({1.f, 2.f}).pin_memory();
   Tensor dst = zeros({2}, device(Device(kCUDA, dev)));
@@ -112,7 +112,7 @@ TEST(PinnedCopy, BlockingHostToDeviceFromPinnedMemoryMayReuseTheSourceAtOnce) {
 
 TEST(PinnedCopy, NonBlockingDeviceToHostIntoPinnedMemoryReturnsBeforeTheCopyRuns) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   const int dev = last_device();
   Tensor src = tensor({4.f, 5.f, 6.f}, device(Device(kCUDA, dev)));
   Tensor dst = full({3}, -1.0, TensorOptions().pinned_memory(true));
@@ -173,7 +173,7 @@ TEST(PinnedCopy, ToCpuNonBlockingFromAGpuGivesAPinnedTensor) {
 
 TEST(PinnedCopy, ToCpuNonBlockingReturnsBeforeTheCopyRuns) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   const int dev = last_device();
   Tensor d = full({3}, 3.0, device(Device(kCUDA, dev)));
   cuda::synchronize(dev);

@@ -25,6 +25,7 @@ int expected_device_count() {
 }  // namespace
 
 TEST(CudaDevice, CountFollowsTheEnvironment) {
+  TIDE_REQUIRE_SIMULATED("the expected device count is TIDE_SIM_DEVICES");
   EXPECT_EQ(cuda::device_count(), expected_device_count());
   EXPECT_EQ(cuda::is_available(), expected_device_count() > 0);
 }
@@ -49,6 +50,7 @@ TEST(CudaDevice, WithoutDevicesEveryUseRaisesNamingTheCountAndTheRemedy) {
 
 TEST(CudaDevice, PropertiesSaySimulatedAndShowThePhysicalOrdinal) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED("simulated device properties and names");
   const bool reordered = test::env_is("CUDA_VISIBLE_DEVICES", "3,1");
   for (int d = 0; d < cuda::device_count(); ++d) {
     cuda::DeviceProperties p = cuda::get_device_properties(d);
@@ -133,12 +135,14 @@ TEST(DeviceGuard, RejectsACpuDevice) {
 
 TEST(CudaDevice, PeersCanAccessEachOtherButNotThemselves) {
   TIDE_REQUIRE_DEVICES(2);
+  TIDE_REQUIRE_SIMULATED("every pair of simulated GPUs is peer-capable; real GPUs may not be");
   EXPECT_TRUE(cuda::can_device_access_peer(0, 1));
   EXPECT_FALSE(cuda::can_device_access_peer(1, 1));
   EXPECT_THROW(cuda::can_device_access_peer(0, cuda::device_count()), Error);
 }
 
 TEST(CudaDevice, ChangingTheSimulatedDeviceCountAfterFirstUseRaises) {
+  TIDE_REQUIRE_SIMULATED("the expected device count is TIDE_SIM_DEVICES");
   cuda::device_count();  // first use
   try {
     tide::testing::set_sim_devices_for_testing(3);

@@ -1,5 +1,6 @@
 #pragma once
-// Helpers for device tests, which run once per simulated configuration (tests/CMakeLists.txt).
+// Helpers for device tests, which run once per device configuration (tests/CMakeLists.txt):
+// "native." (a real GPU where the machine has one, else no device) and the simulated ones.
 
 #include <gtest/gtest.h>
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "tide/cuda.h"
+#include "tide/testing/sim_hooks.h"
 
 /// Skips the test unless at least n cuda devices exist in this process.
 #define TIDE_REQUIRE_DEVICES(n)                                                         \
@@ -18,6 +20,11 @@
   } while (false)
 
 namespace tide::test {
+
+/// Whether cuda devices in this process are real GPUs (the CUDA backend serves cuda). false
+/// without any device, so tests that expect no device still run in the "native." configuration
+/// of a machine without a GPU.
+inline bool real_gpu() { return cuda::device_count() > 0 && !::tide::testing::sim_active(); }
 
 inline bool env_is(const char* name, const char* value) {
   const char* v = std::getenv(name);
@@ -31,6 +38,31 @@ inline bool launch_blocking() { return env_is("CUDA_LAUNCH_BLOCKING", "1"); }
 #define TIDE_REQUIRE_ASYNC()                                                         \
   do {                                                                               \
     if (::tide::test::launch_blocking()) GTEST_SKIP() << "CUDA_LAUNCH_BLOCKING=1";   \
+  } while (false)
+
+/// Note [Simulation-only device tests]: every device test runs on a real GPU in the "native."
+/// configuration of a machine that has one. A test that depends on what only simulated GPUs
+/// have (held stream workers, host tasks on stream threads, "simulated" properties, TIDE_SIM_*
+/// capacities and exact device memory figures, a device count taken from TIDE_SIM_DEVICES)
+/// skips itself there, right after TIDE_REQUIRE_DEVICES, saying what it needs; on simulated
+/// GPUs (and without devices) it runs unchanged.
+#define TIDE_REQUIRE_SIMULATED(reason)                                                     \
+  do {                                                                                     \
+    if (::tide::test::real_gpu()) GTEST_SKIP() << "needs simulated GPUs: " << (reason);    \
+  } while (false)
+
+/// Why tests of failing host tasks (runtime::launch of a lambda that records a kernel error or
+/// throws) need simulated GPUs.
+inline constexpr const char* kFailingHostTasks =
+    "failing host tasks run on simulated stream workers; on a real GPU a host task runs inline "
+    "at launch, so its error raises there";
+
+/// Skips a test that holds stream workers (tide/testing/sim_hooks.h): they exist only on
+/// simulated GPUs, and a held stream never runs an op under CUDA_LAUNCH_BLOCKING=1.
+#define TIDE_REQUIRE_HOLDABLE_STREAMS()                                                       \
+  do {                                                                                        \
+    TIDE_REQUIRE_ASYNC();                                                                     \
+    if (!::tide::testing::sim_active()) GTEST_SKIP() << "holding streams needs simulated GPUs"; \
   } while (false)
 
 }  // namespace tide::test

@@ -40,6 +40,7 @@ std::string expect_kernel_error(const std::function<void()>& sync) {
 
 TEST(AsyncError, SurfacesOnceAtTheNextSynchronizeNamingOpSequenceStreamAndScope) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   TIDE_REQUIRE_ASYNC();
   cuda::Stream s(0);
   const uint64_t first = runtime::launch(s, "fill_", [] {});
@@ -68,6 +69,7 @@ TEST(AsyncError, SurfacesOnceAtTheNextSynchronizeNamingOpSequenceStreamAndScope)
 
 TEST(AsyncError, TheTaskFinishesAfterRecordingItsError) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   cuda::Stream s(0);
   bool finished = false;
   auto run = [&] {
@@ -87,6 +89,7 @@ TEST(AsyncError, TheTaskFinishesAfterRecordingItsError) {
 
 TEST(AsyncError, AnotherThreadsSynchronizeRaisesIt) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   TIDE_REQUIRE_ASYNC();
   cuda::Stream s(0);
   runtime::launch(s, "cross_entropy", [] { runtime::record_kernel_error("bad target"); });
@@ -99,6 +102,7 @@ TEST(AsyncError, AnotherThreadsSynchronizeRaisesIt) {
 
 TEST(AsyncError, OnlyTheFirstFailureOfADeviceIsKept) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   TIDE_REQUIRE_ASYNC();
   cuda::Stream s(0);
   runtime::launch(s, "first_op", [] { runtime::record_kernel_error("first"); });
@@ -110,6 +114,7 @@ TEST(AsyncError, OnlyTheFirstFailureOfADeviceIsKept) {
 
 TEST(AsyncError, ATaskThatThrowsIsReportedAndTheStreamGoesOn) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   TIDE_REQUIRE_ASYNC();
   cuda::Stream s(0);
   std::atomic<bool> ran{false};
@@ -127,6 +132,7 @@ TEST(AsyncError, ATaskThatThrowsIsReportedAndTheStreamGoesOn) {
 
 TEST(AsyncError, StaysOnItsDevice) {
   TIDE_REQUIRE_DEVICES(2);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   TIDE_REQUIRE_ASYNC();
   cuda::Stream s1(1);
   runtime::launch(s1, "index_select", fail_index_select);
@@ -139,6 +145,7 @@ TEST(AsyncError, StaysOnItsDevice) {
 
 TEST(AsyncError, UnderLaunchBlockingTheOpItselfRaises) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   if (!test::launch_blocking()) GTEST_SKIP() << "needs CUDA_LAUNCH_BLOCKING=1";
   cuda::Stream s(0);
   bool ran = false;

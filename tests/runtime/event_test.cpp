@@ -29,7 +29,7 @@ TEST(Event, NeverRecordedIsCompleteAndWaitsForNothing) {
 
 TEST(Event, QueryIsFalseWhileTheStreamIsHeldAndTrueAfter) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::Stream s(0);
   cuda::Event e;
   {
@@ -45,7 +45,7 @@ TEST(Event, QueryIsFalseWhileTheStreamIsHeldAndTrueAfter) {
 
 TEST(Event, SynchronizeReturnsOnlyAfterTheRecordedWork) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::Stream s(0);
   std::atomic<int> data{0};
   int seen = -1;
@@ -66,7 +66,7 @@ TEST(Event, SynchronizeReturnsOnlyAfterTheRecordedWork) {
 
 TEST(Event, RecordCapturesOnlyWorkEnqueuedBeforeIt) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::Stream s(0);
   cuda::Event e = s.record_event();  // nothing pending yet
   StreamHold hold(s);
@@ -135,7 +135,7 @@ TEST(Event, ElapsedTimeMeasuresStreamProgress) {
 
 TEST(Event, ElapsedTimeOfPendingEventsRaises) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::Stream s(0);
   cuda::Event start(true), end(true);
   {

@@ -13,6 +13,9 @@ using ::testing::HasSubstr;
 
 TEST(DeviceMemory, IsAccountedPerDeviceAndReturnedOnFree) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(
+      "exact memory_in_use figures (a real GPU's come from cudaMemGetInfo, shared with other "
+      "contexts)");
   runtime::Backend& b = runtime::cuda_backend("test");
   const int64_t before = b.memory_in_use(0);
   void* p = runtime::device_malloc(0, 1 << 20);
@@ -24,6 +27,8 @@ TEST(DeviceMemory, IsAccountedPerDeviceAndReturnedOnFree) {
 
 TEST(DeviceMemory, PastCapacityRaisesOutOfMemoryNamingSizeAndCapacity) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(
+      "the simulated backend's out-of-memory message and exact memory_in_use figures");
   runtime::Backend& b = runtime::cuda_backend("test");
   const int64_t capacity = b.memory_capacity(0);
   const int64_t before = b.memory_in_use(0);  // other tests' cached segments may remain
@@ -40,6 +45,7 @@ TEST(DeviceMemory, PastCapacityRaisesOutOfMemoryNamingSizeAndCapacity) {
 
 TEST(DeviceMemory, IsTakenFromTheHostOnlyAsUsed) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED("a small TIDE_SIM_MEMORY to fill");
   // Two allocations that together exceed the capacity: the second fails, the first stays.
   runtime::Backend& b = runtime::cuda_backend("test");
   const auto half = static_cast<size_t>(b.memory_capacity(0) / 2 + 1);

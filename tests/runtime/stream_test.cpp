@@ -92,7 +92,7 @@ TEST(StreamGuard, SetsDeviceAndStreamAndRestoresBoth) {
 
 TEST(Stream, LaunchReturnsBeforeTheTaskRuns) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   cuda::Stream s(0);
   std::atomic<bool> ran{false};
   {
@@ -118,6 +118,9 @@ TEST(Stream, TasksOnOneStreamRunInOrder) {
 
 TEST(Stream, TwoStreamsRunConcurrently) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(
+      "host tasks on simulated stream workers run concurrently; on a real GPU a host task runs "
+      "inline at launch");
   TIDE_REQUIRE_ASYNC();
   // The task on A can finish only once the task on B has run: serial execution would hang.
   cuda::Stream a(0), b(0);
@@ -136,7 +139,7 @@ TEST(Stream, TwoStreamsRunConcurrently) {
 
 TEST(Stream, WithoutWaitStreamASideStreamReadsUnfinishedData) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
   // The seeds' incorrect example: the producer is held, the consumer is not ordered after it.
   cuda::Stream producer = cuda::default_stream(0), consumer(0);
   int data = 0, seen = -1;
@@ -153,7 +156,7 @@ TEST(Stream, WithoutWaitStreamASideStreamReadsUnfinishedData) {
 
 TEST(Stream, WaitStreamOrdersWorkAcrossStreams) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();  // a launch on a held stream would never return
+  TIDE_REQUIRE_HOLDABLE_STREAMS();  // a launch on a held stream would never return
   cuda::Stream producer = cuda::default_stream(0), consumer(0);
   int data = 0, seen = -1;
   {
@@ -169,7 +172,7 @@ TEST(Stream, WaitStreamOrdersWorkAcrossStreams) {
 
 TEST(Stream, WaitEventOrdersWorkAcrossDevices) {
   TIDE_REQUIRE_DEVICES(2);
-  TIDE_REQUIRE_ASYNC();  // a launch on a held stream would never return
+  TIDE_REQUIRE_HOLDABLE_STREAMS();  // a launch on a held stream would never return
   cuda::Stream producer(0), consumer(1);
   int data = 0, seen = -1;
   {
@@ -186,7 +189,7 @@ TEST(Stream, WaitEventOrdersWorkAcrossDevices) {
 
 TEST(Stream, SynchronizeReturnsOnlyAfterTheWorkHasRun) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();  // a launch on a held stream would never return
+  TIDE_REQUIRE_HOLDABLE_STREAMS();  // a launch on a held stream would never return
   cuda::Stream s(0);
   std::atomic<int> data{0};
   int seen_after_sync = -1;
@@ -205,7 +208,7 @@ TEST(Stream, SynchronizeReturnsOnlyAfterTheWorkHasRun) {
 
 TEST(Stream, DeviceSynchronizeWaitsForEveryStreamOfTheDevice) {
   TIDE_REQUIRE_DEVICES(1);
-  TIDE_REQUIRE_ASYNC();  // a launch on a held stream would never return
+  TIDE_REQUIRE_HOLDABLE_STREAMS();  // a launch on a held stream would never return
   cuda::Stream a(0), b(0, -1);
   std::atomic<int> done{0};
   std::thread waiter;
@@ -236,5 +239,6 @@ TEST(Stream, MemcpyAsyncRunsInStreamOrder) {
 }
 
 TEST(Stream, DevicesAreSimulatedExactlyWhenTheyExist) {
+  TIDE_REQUIRE_SIMULATED("it asserts that every device is simulated");
   EXPECT_EQ(tide::testing::sim_active(), cuda::device_count() > 0);
 }

@@ -80,6 +80,7 @@ TEST(RuntimeStress, ThreadsDevicesStreamsAndTasksStayOrderedAndIsolated) {
 
 TEST(RuntimeStress, ErrorsFromManyThreadsSurfaceOncePerDevice) {
   TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED(test::kFailingHostTasks);
   TIDE_REQUIRE_ASYNC();  // there, each launch raises its own error in its own thread
   const int devices = cuda::device_count();
   constexpr int kThreads = 4;

@@ -71,7 +71,7 @@ TEST(TideInfo, SaysWhetherTheCudaBackendIsCompiledAndWhyNoCudaDeviceIsThere) {
   std::ostringstream out;
   tide::cli::print_info(out);
   if (tide::backends::cuda_backend_compiled()) {
-    EXPECT_THAT(out.str(), HasSubstr("cuda: not available (the CUDA backend is compiled: "));
+    EXPECT_THAT(out.str(), HasSubstr("cuda: not available (the real CUDA backend is compiled in, but found no GPU)"));
     EXPECT_THAT(out.str(), HasSubstr("cuda_backend=compiled"));
   } else {
     EXPECT_THAT(out.str(), HasSubstr("cuda: not available (no CUDA backend in this build)\n"));

@@ -28,8 +28,7 @@ void print_info(std::ostream& out) {
   CudaAvailability cuda = cuda_availability();
   if (cuda.device_count == 0) {
     if (backends::cuda_backend_compiled()) {
-      out << "  cuda: not available (the CUDA backend is compiled: "
-          << backends::cuda_functor_instantiations() << " functor kernels built by nvcc)\n";
+      out << "  cuda: not available (the real CUDA backend is compiled in, but found no GPU)\n";
     } else {
       out << "  cuda: not available (no CUDA backend in this build)\n";
     }

@@ -6,6 +6,12 @@
 namespace tide::backends {
 
 bool cuda_backend_compiled() { return false; }
-int cuda_functor_instantiations() { return 0; }
+
+runtime::Backend* create_cuda_backend(std::string& why_not) {
+  why_not = "this build has no CUDA backend and TIDE_SIM_DEVICES is not set";
+  return nullptr;
+}
+
+void register_cuda_kernels() {}
 
 }  // namespace tide::backends

@@ -1,0 +1,70 @@
+#pragma once
+// Move-only owners of CUDA runtime handles (STYLE.md habit 7). Destructors never throw: they
+// report a failure on stderr (TIDE_CUDA_CHECK_NOTHROW) and go on.
+
+#include <cuda_runtime.h>
+
+#include <utility>
+
+#include "backends/cuda/cuda_check.h"
+
+namespace tide::backends::cuda {
+
+/// Owns one handle of type H, released with Destroy when non-null.
+template <class H, cudaError_t (*Destroy)(H)>
+class UniqueHandle {
+ public:
+  UniqueHandle() = default;
+  explicit UniqueHandle(H h) : h_(h) {}
+  ~UniqueHandle() { reset(); }
+  UniqueHandle(UniqueHandle&& o) noexcept : h_(std::exchange(o.h_, H{})) {}
+  UniqueHandle& operator=(UniqueHandle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      h_ = std::exchange(o.h_, H{});
+    }
+    return *this;
+  }
+  UniqueHandle(const UniqueHandle&) = delete;
+  UniqueHandle& operator=(const UniqueHandle&) = delete;
+
+  H get() const { return h_; }
+  explicit operator bool() const { return h_ != H{}; }
+  void reset() noexcept {
+    if (h_ != H{}) TIDE_CUDA_CHECK_NOTHROW(Destroy(h_));
+    h_ = H{};
+  }
+
+ private:
+  H h_{};
+};
+
+using StreamOwner = UniqueHandle<cudaStream_t, &cudaStreamDestroy>;
+using EventOwner = UniqueHandle<cudaEvent_t, &cudaEventDestroy>;
+/// Device memory from cudaMalloc (never used for tensors: those come from the caching
+/// allocator, which calls Backend::malloc).
+using DeviceMemoryOwner = UniqueHandle<void*, &cudaFree>;
+/// Page-locked host memory from cudaHostAlloc.
+using HostMemoryOwner = UniqueHandle<void*, &cudaFreeHost>;
+
+/// Makes `device` current on this thread for the object's lifetime, restoring the previous
+/// device after; does nothing when it already is current (no driver call but cudaGetDevice).
+class CudaDeviceGuard {
+ public:
+  explicit CudaDeviceGuard(int device) {
+    TIDE_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (previous_ != device) TIDE_CUDA_CHECK(cudaSetDevice(device));
+    device_ = device;
+  }
+  ~CudaDeviceGuard() {
+    if (previous_ != device_) TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(previous_));
+  }
+  CudaDeviceGuard(const CudaDeviceGuard&) = delete;
+  CudaDeviceGuard& operator=(const CudaDeviceGuard&) = delete;
+
+ private:
+  int previous_ = 0;
+  int device_ = 0;
+};
+
+}  // namespace tide::backends::cuda

@@ -1,0 +1,76 @@
+// The cpu side of every kernel stub (Note [Kernel stubs]).
+
+#include "kernels/stubs.h"
+
+#include "kernels/cpu/copy_kernels.h"
+#include "kernels/cpu/gemm.h"
+#include "kernels/cpu/index_kernels.h"
+#include "kernels/cpu/random_kernels.h"
+#include "kernels/cpu/shape_kernels.h"
+#include "kernels/cpu/softmax_kernels.h"
+#include "runtime/error_channel.h"
+
+namespace tide::kernels {
+namespace {
+
+/// A bad index found by a cpu loop: tide::Error at the call on cpu; inside a simulated
+/// stream's task, a failure recorded for the next synchronizing call (Note [Index errors in
+/// kernels]).
+void report(const Tensor& out, IndexErrorKind kind, const IndexError& bad, int64_t aux) {
+  const std::string message = index_error_message(kind, bad, aux);
+  if (out.device().is_cpu()) throw Error(message);
+  runtime::record_kernel_error(message);
+}
+
+void nll_loss_cpu(const Tensor& out, const Tensor& input, const Tensor& target,
+                  const Tensor& weight, LossReduction r, int64_t ignore_index) {
+  const IndexError bad = nll_loss_kernel(out, input, target, weight, r, ignore_index);
+  if (bad.found()) report(out, IndexErrorKind::NllLossTarget, bad, ignore_index);
+}
+
+void index_select_cpu(const Tensor& out, const Tensor& in, const Tensor& index, int64_t dim) {
+  const IndexError bad = index_select_kernel(out, in, index, dim);
+  if (bad.found()) report(out, IndexErrorKind::IndexSelect, bad, dim);
+}
+
+}  // namespace
+
+decltype(binary_stub) binary_stub{&binary_kernel};
+decltype(binary_scalar_stub) binary_scalar_stub{&binary_scalar_kernel};
+decltype(unary_stub) unary_stub{&unary_kernel};
+decltype(clamp_stub) clamp_stub{&clamp_kernel};
+decltype(where_stub) where_stub{&where_kernel};
+decltype(fill_stub) fill_stub{&fill_kernel};
+decltype(copy_stub) copy_stub{&copy_kernel};
+decltype(sum_stub) sum_stub{&sum_kernel};
+decltype(min_max_stub) min_max_stub{&min_max_kernel};
+decltype(softmax_stub) softmax_stub{&softmax_kernel};
+decltype(nll_loss_stub) nll_loss_stub{&nll_loss_cpu};
+decltype(index_select_stub) index_select_stub{&index_select_cpu};
+decltype(cat_stub) cat_stub{&cat_kernel};
+decltype(gemm_stub) gemm_stub{&gemm};
+decltype(uniform_stub) uniform_stub{&uniform_kernel};
+decltype(normal_stub) normal_stub{&normal_kernel};
+decltype(randint_stub) randint_stub{&randint_kernel};
+
+std::vector<StubInfo> all_stubs() {
+  return {{"binary", binary_stub.cuda != nullptr},
+          {"binary_scalar", binary_scalar_stub.cuda != nullptr},
+          {"unary", unary_stub.cuda != nullptr},
+          {"clamp", clamp_stub.cuda != nullptr},
+          {"where", where_stub.cuda != nullptr},
+          {"fill", fill_stub.cuda != nullptr},
+          {"copy", copy_stub.cuda != nullptr},
+          {"sum", sum_stub.cuda != nullptr},
+          {"min_max", min_max_stub.cuda != nullptr},
+          {"softmax", softmax_stub.cuda != nullptr},
+          {"nll_loss", nll_loss_stub.cuda != nullptr},
+          {"index_select", index_select_stub.cuda != nullptr},
+          {"cat", cat_stub.cuda != nullptr},
+          {"gemm", gemm_stub.cuda != nullptr},
+          {"uniform", uniform_stub.cuda != nullptr},
+          {"normal", normal_stub.cuda != nullptr},
+          {"randint", randint_stub.cuda != nullptr}};
+}
+
+}  // namespace tide::kernels

@@ -1,0 +1,68 @@
+#pragma once
+// The kernel stubs of every op (Note [Kernel stubs]). The cpu loops are defined in
+// kernels/cpu/stubs.cpp; the GPU launchers in backends/cuda/, registered at backend start.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kernels/cpu/elementwise_kernels.h"
+#include "kernels/cpu/loss_kernels.h"
+#include "kernels/cpu/reduce_kernels.h"
+#include "kernels/kernel_stub.h"
+#include "tensor/generator.h"
+#include "tide/scalar.h"
+#include "tide/tensor.h"
+
+namespace tide::kernels {
+
+using detail::PhiloxStart;
+
+// ---- elementwise (kernels/cpu/elementwise_kernels.h says what each computes)
+extern KernelStub<void(BinaryOp, const Tensor&, const Tensor&, const Tensor&, const Scalar&)>
+    binary_stub;
+extern KernelStub<void(BinaryOp, const Tensor&, const Tensor&, const Scalar&, bool,
+                       const Scalar&)>
+    binary_scalar_stub;
+extern KernelStub<void(UnaryOp, const Tensor&, const Tensor&)> unary_stub;
+extern KernelStub<void(const Tensor&, const Tensor&, const std::optional<Scalar>&,
+                       const std::optional<Scalar>&)>
+    clamp_stub;
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&)> where_stub;
+/// fill(t, value): every element of t (any strides) becomes value.
+extern KernelStub<void(const Tensor&, const Scalar&)> fill_stub;
+/// copy(dst, src) on one device: src broadcast to dst's shape, converted to dst's dtype, any
+/// strides on both sides.
+extern KernelStub<void(const Tensor&, const Tensor&)> copy_stub;
+
+// ---- reductions, softmax, losses, indexing, shape (the cpu headers say what each computes)
+extern KernelStub<void(const Tensor&, const Tensor&, ReduceShape, bool)> sum_stub;
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, ReduceShape, bool)>
+    min_max_stub;
+extern KernelStub<void(const Tensor&, const Tensor&, ReduceShape, bool)> softmax_stub;
+/// nll_loss(out, input, target, weight, reduction, ignore_index); a target outside [0, C) is
+/// reported as Note [Index errors in kernels] says (message: index_error_message).
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, LossReduction,
+                       int64_t)>
+    nll_loss_stub;
+/// index_select(out, in, index, dim); bad indices reported as for nll_loss.
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> index_select_stub;
+extern KernelStub<void(const Tensor&, const std::vector<Tensor>&, int64_t)> cat_stub;
+/// gemm(out, a, b, beta, alpha): out = beta * out + alpha * (a @ b) over 2-D or batched 3-D
+/// operands (kernels/cpu/gemm.h).
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, Scalar, Scalar)> gemm_stub;
+
+/// Every stub by op name, and whether its GPU launcher is registered (tide info, tests).
+struct StubInfo {
+  const char* name;
+  bool has_cuda;
+};
+std::vector<StubInfo> all_stubs();
+
+// ---- random (Note [Random transforms]); the tensor is contiguous and not empty.
+extern KernelStub<void(const Tensor&, PhiloxStart, double, double)> uniform_stub;
+extern KernelStub<void(const Tensor&, PhiloxStart, double, double)> normal_stub;
+/// randint(t, start, low, range): values in [low, low + range).
+extern KernelStub<void(const Tensor&, PhiloxStart, int64_t, uint64_t)> randint_stub;
+
+}  // namespace tide::kernels
