@@ -60,11 +60,13 @@ Dtype promote(const Arg& a, const Arg& b) {
   return detail::result_type(*b.tensor, a.scalar);
 }
 
-/// A 0-dim tensor is read as a number next to a tensor with dims, or off the op's device.
+/// A 0-dim tensor is read as a number off the op's device (a cpu scalar joining a cuda op),
+/// or on cpu next to a tensor with dims. A 0-dim tensor on the op's GPU stays a (broadcast)
+/// tensor operand: reading it would copy it to the host and wait for its stream on every op.
 bool read_as_scalar(const Tensor& t, const Arg& other, Device device) {
   if (t.dim() != 0) return false;
-  if (other.tensor && other.tensor->dim() > 0) return true;
-  return t.device() != device;
+  if (t.device() != device) return true;
+  return device.is_cpu() && other.tensor && other.tensor->dim() > 0;
 }
 
 /// `t` in dtype `dt`: `t` itself, or a fresh conversion kept alive in `storage`.

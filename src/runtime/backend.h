@@ -79,6 +79,11 @@ class Backend {
   /// Milliseconds between two completed timing events.
   virtual float elapsed_time(EventHandle start, EventHandle end) = 0;
 
+  /// Lets kernels and copies on `device` reach `peer`'s memory directly where the hardware
+  /// allows it (real GPUs: cudaDeviceEnablePeerAccess, once per pair, at the first copy
+  /// between the two); a no-op where memory is shared anyway.
+  virtual void enable_peer_access(int /*device*/, int /*peer*/) {}
+
   /// Device memory; raises tide::OutOfMemoryError when the device cannot serve it.
   virtual void* malloc(int device, size_t nbytes) = 0;
   virtual void free(int device, void* ptr, size_t nbytes) noexcept = 0;

@@ -87,6 +87,9 @@ float Event::elapsed_time(const Event& end) const {
   TIDE_CHECK(a.handle != nullptr && b.handle != nullptr,
              "[Event::elapsed_time] Both events must be recorded before calculating elapsed "
              "time.");
+  TIDE_CHECK(a.device == b.device, "[Event::elapsed_time] the events were recorded on different "
+             "devices (cuda:", a.device, " and cuda:", b.device, "); elapsed time is measured "
+             "between two events of one device");
   return runtime::backend(kCUDA)->elapsed_time(a.handle, b.handle);
 }
 

@@ -8,13 +8,15 @@
 // - host -> device runs on the destination's current stream. cudaMemcpyAsync from pageable
 //   memory returns once CUDA has staged the source, so the caller may reuse it at once; from
 //   pinned memory with non_blocking the transfer reads it later, and the stream's use is
-//   recorded on the pinned block.
+//   recorded on the pinned block; from pinned memory without non_blocking the call waits for
+//   the stream, since nothing was staged.
 // - device -> host runs on the source's current stream; a blocking copy waits for that stream
 //   (which also raises its pending KernelError); into pinned memory with non_blocking and a
 //   contiguous destination it does not wait, and the use is recorded on the pinned block.
 // - device -> device runs on the source's current stream between the two-way barrier with the
 //   destination's current stream; cudaMemcpyDefault with unified addressing uses peer access
-//   where init enabled it and is staged by the driver where not.
+//   (enabled at the first copy between the pair) and is staged by the driver where the
+//   hardware has none.
 // Temporaries come from the caching allocator on the stream that uses them, so freeing them
 // at the end of the call is safe in stream order.
 
@@ -24,6 +26,7 @@
 #include "ops/dispatch.h"
 #include "kernels/stubs.h"
 #include "runtime/launch.h"
+#include "runtime/registry.h"
 #include "tensor/tensor_internal.h"
 #include "tide/cuda/stream.h"
 
@@ -60,7 +63,13 @@ void host_to_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
     transfer(landing, host, stream);
     dst.copy_(landing);  // a GPU copy kernel on the same stream
   }
-  if (async) memory::record_pinned_use(src.storage().data_ptr(), stream);
+  if (async) {
+    memory::record_pinned_use(src.storage().data_ptr(), stream);
+  } else if (host.is_pinned()) {
+    // From pinned memory the transfer is truly asynchronous: a blocking copy waits for it,
+    // so the caller may write or free the source at once (as torch).
+    stream.synchronize();
+  }
 }
 
 void device_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
@@ -83,6 +92,7 @@ void device_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
 }
 
 void device_to_device(const Tensor& dst, const Tensor& src) {
+  runtime::backend(kCUDA)->enable_peer_access(src.device().index(), dst.device().index());
   cuda::Stream src_stream = cuda::current_stream(src.device().index());
   cuda::Stream dst_stream = cuda::current_stream(dst.device().index());
   const Tensor source = in_transfer_form(src, dst);

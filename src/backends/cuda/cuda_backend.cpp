@@ -2,8 +2,10 @@
 
 #include <nvtx3/nvToolsExt.h>
 
+#include <atomic>
 #include <cstring>
 
+#include "backends/cuda/error_record_take.h"
 #include "backends/cuda/launch_context.h"
 #include "backends/cuda_backend_info.h"
 #include "runtime/error_channel.h"
@@ -63,7 +65,19 @@ const LaunchContext& current_launch() {
 
 CudaBackend::CudaBackend(int device_count) {
   devices_.reserve(static_cast<size_t>(device_count));
-  for (int i = 0; i < device_count; ++i) devices_.push_back(std::make_unique<Device>());
+  for (int i = 0; i < device_count; ++i) {
+    auto d = std::make_unique<Device>();
+    // The default stream is the legacy default stream (nullptr), as torch's: naming it needs
+    // no CUDA call, so the runtime's stream tables create no context (Note [Real CUDA backend]).
+    auto stream = std::make_unique<CudaStream>();
+    stream->device = i;
+    stream->id = 0;
+    stream->stream = nullptr;
+    d->by_id.assign(1, stream.get());
+    d->streams.push_back(std::move(stream));
+    d->peer_enabled.assign(static_cast<size_t>(device_count), false);
+    devices_.push_back(std::move(d));
+  }
   // tide::Scope names become NVTX ranges too (Nsight Systems shows ops inside scopes).
   runtime::set_range_hooks(&push_range, &pop_range);
 }
@@ -81,39 +95,48 @@ void CudaBackend::init_device(int index, Device& d) const {
   TIDE_CUDA_CHECK(cudaGetDeviceProperties(&d.props, index));
   TIDE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&d.least_priority, &d.greatest_priority));
   // The error record (Note [Device error records]): device memory for the kernels' atomics,
-  // a mapped host flag the host reads after every synchronization without a copy.
+  // a mapped host flag the host reads after every synchronization, a mapped buffer a take
+  // copies the record into, and a private stream for the takes.
+  cudaStream_t error_stream = nullptr;
+  TIDE_CUDA_CHECK(cudaStreamCreateWithFlags(&error_stream, cudaStreamNonBlocking));
+  d.error_stream = StreamOwner(error_stream);
   void* record = nullptr;
   TIDE_CUDA_CHECK(cudaMalloc(&record, sizeof(DeviceErrorRecord)));
   d.record = DeviceMemoryOwner(record);
-  const DeviceErrorRecord empty = empty_error_record();
-  TIDE_CUDA_CHECK(cudaMemcpy(record, &empty, sizeof empty, cudaMemcpyHostToDevice));
-  void* flag = nullptr;
-  TIDE_CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int32_t), cudaHostAllocMapped));
-  d.flag = HostMemoryOwner(flag);
-  *static_cast<volatile int32_t*>(flag) = 0;
-  void* flag_device = nullptr;
-  TIDE_CUDA_CHECK(cudaHostGetDevicePointer(&flag_device, flag, 0));
-  d.flag_device = static_cast<int32_t*>(flag_device);
-  // Peer access both ways where the hardware allows it, so device-to-device copies and
-  // kernels reading a peer's memory go over NVLink/PCIe directly.
-  for (int peer = 0; peer < device_count(); ++peer) {
-    if (peer == index) continue;
-    int can = 0;
-    TIDE_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, index, peer));
-    if (!can) continue;
-    const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
-    if (status == cudaErrorPeerAccessAlreadyEnabled) {
-      (void)cudaGetLastError();
-    } else {
-      TIDE_CUDA_CHECK(status);
-    }
+  void* mapped = nullptr;
+  TIDE_CUDA_CHECK(cudaHostAlloc(&mapped, sizeof(int32_t), cudaHostAllocMapped));
+  d.flag = HostMemoryOwner(mapped);
+  std::atomic_ref<int32_t>(*static_cast<int32_t*>(mapped)).store(0);
+  TIDE_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, d.flag.get(), 0));
+  d.flag_device = static_cast<int32_t*>(mapped);
+  TIDE_CUDA_CHECK(cudaHostAlloc(&mapped, sizeof(DeviceErrorRecord), cudaHostAllocMapped));
+  d.taken = HostMemoryOwner(mapped);
+  TIDE_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, d.taken.get(), 0));
+  d.taken_device = static_cast<DeviceErrorRecord*>(mapped);
+  enqueue_init_error_record(static_cast<DeviceErrorRecord*>(record), error_stream);
+  // Once per device: every kernel launched after this call sees the initialized record.
+  TIDE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void CudaBackend::enable_peer_access(int index, int peer) {
+  if (index == peer) return;
+  Device& d = device(index);
+  device(peer);
+  std::lock_guard<std::mutex> lock(d.peers_mutex);
+  if (d.peer_enabled[static_cast<size_t>(peer)]) return;
+  d.peer_enabled[static_cast<size_t>(peer)] = true;  // asked once, whatever the answer
+  int can = 0;
+  TIDE_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, index, peer));
+  if (!can) return;
+  CudaDeviceGuard guard(index);
+  const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
+  // Already enabled (by the user), or the device's peer limit reached (8 on most systems):
+  // copies then go through the driver's staging, slower but correct.
+  if (status == cudaErrorPeerAccessAlreadyEnabled || status == cudaErrorTooManyPeers) {
+    (void)cudaGetLastError();
+  } else {
+    TIDE_CUDA_CHECK(status);
   }
-  auto stream = std::make_unique<CudaStream>();
-  stream->device = index;
-  stream->id = 0;
-  stream->stream = nullptr;  // the legacy default stream, as torch's default stream
-  d.by_id.assign(1, stream.get());
-  d.streams.push_back(std::move(stream));
 }
 
 int CudaBackend::current_device() const {
@@ -156,14 +179,14 @@ void CudaBackend::synchronize_device(int index) {
 }
 
 runtime::StreamHandle CudaBackend::default_stream(int index) {
-  Device& d = device(index);
+  Device& d = device_state(index);
   std::lock_guard<std::mutex> lock(d.streams_mutex);
   return d.streams.front().get();
 }
 
 runtime::StreamHandle CudaBackend::create_stream(int index, int priority, uint64_t id) {
   Device& d = device(index);
-  TIDE_INTERNAL_ASSERT(id < (uint64_t{1} << (64 - kTokenSeqBits)), "stream id ", id, " too large");
+  TIDE_INTERNAL_ASSERT(id < (uint64_t{1} << (63 - kTokenSeqBits)), "stream id ", id, " too large");
   auto s = std::make_unique<CudaStream>();
   s->device = index;
   s->id = id;
@@ -183,7 +206,7 @@ runtime::StreamHandle CudaBackend::create_stream(int index, int priority, uint64
 }
 
 CudaStream* CudaBackend::stream_by_id(int index, uint64_t id) const {
-  Device& d = device(index);
+  Device& d = device_state(index);
   std::lock_guard<std::mutex> lock(d.streams_mutex);
   return id < d.by_id.size() ? d.by_id[id] : nullptr;
 }
@@ -234,15 +257,16 @@ uint64_t CudaBackend::begin_native_launch(runtime::StreamHandle stream,
   CudaStream* s = as_stream(stream);
   Device& d = device(s->device);
   TIDE_INTERNAL_ASSERT(!t_launch.open, "native launches do not nest");
-  int current = 0;
-  TIDE_CUDA_CHECK(cudaGetDevice(&current));
-  if (current != s->device) TIDE_CUDA_CHECK(cudaSetDevice(s->device));
   std::shared_ptr<const runtime::RawBacktrace> backtrace;
   if (TIDE_UNLIKELY(runtime::async_backtrace_enabled())) {
     // Skip this function and NativeLaunch's constructor: the trace starts at run_kernel.
     backtrace = std::make_shared<const runtime::RawBacktrace>(runtime::capture_backtrace(2));
   }
+  int current = 0;
+  TIDE_CUDA_CHECK(cudaGetDevice(&current));
   const uint64_t seq = next_seq(*s, info, std::move(backtrace));
+  // Last: nothing below throws, so the launch always ends with the device restored.
+  if (current != s->device) TIDE_CUDA_CHECK(cudaSetDevice(s->device));
   LaunchContext& c = t_launch.context;
   c.device = s->device;
   c.stream = s->stream;
@@ -269,18 +293,20 @@ void CudaBackend::end_native_launch() noexcept {
 
 void CudaBackend::collect_errors(int index) {
   Device& d = device(index);
-  auto* flag = static_cast<volatile int32_t*>(d.flag.get());
-  if (*flag == 0) return;  // the common case: one host load
+  std::atomic_ref<int32_t> flag(*static_cast<int32_t*>(d.flag.get()));
+  if (flag.load(std::memory_order_acquire) == 0) return;  // the common case: one host load
   std::lock_guard<std::mutex> lock(d.errors_mutex);
-  if (*flag == 0) return;
-  DeviceErrorRecord record{};
+  if (flag.load(std::memory_order_acquire) == 0) return;
+  // Cleared before the take: an error recorded after the take raises it again.
+  flag.store(0, std::memory_order_seq_cst);
+  auto* taken = static_cast<DeviceErrorRecord*>(d.taken.get());
   {
     CudaDeviceGuard guard(index);
-    TIDE_CUDA_CHECK(cudaMemcpy(&record, d.record.get(), sizeof record, cudaMemcpyDeviceToHost));
-    const DeviceErrorRecord empty = empty_error_record();
-    TIDE_CUDA_CHECK(cudaMemcpy(d.record.get(), &empty, sizeof empty, cudaMemcpyHostToDevice));
+    enqueue_take_error_record(static_cast<DeviceErrorRecord*>(d.record.get()), d.taken_device,
+                              d.error_stream.get());
+    TIDE_CUDA_CHECK(cudaStreamSynchronize(d.error_stream.get()));
   }
-  *flag = 0;
+  const DeviceErrorRecord record = *taken;
   std::optional<DecodedError> decoded = decode_error_record(record);
   if (!decoded) return;
   runtime::KernelFailure failure;
@@ -316,13 +342,20 @@ void CudaBackend::record_event(runtime::EventHandle event, runtime::StreamHandle
   TIDE_CUDA_CHECK(cudaEventRecord(as_event(event)->event.get(), s->stream));
 }
 
+// Event calls run with the event's device current: on another device without a context the
+// runtime would create one (hundreds of MiB) just to answer.
 bool CudaBackend::query_event(runtime::EventHandle event) {
-  return ready(cudaEventQuery(as_event(event)->event.get()), "cudaEventQuery");
+  CudaEvent* e = as_event(event);
+  CudaDeviceGuard guard(e->device);
+  return ready(cudaEventQuery(e->event.get()), "cudaEventQuery");
 }
 
 void CudaBackend::synchronize_event(runtime::EventHandle event) {
   CudaEvent* e = as_event(event);
-  TIDE_CUDA_CHECK(cudaEventSynchronize(e->event.get()));
+  {
+    CudaDeviceGuard guard(e->device);
+    TIDE_CUDA_CHECK(cudaEventSynchronize(e->event.get()));
+  }
   collect_errors(e->device);
 }
 
@@ -333,6 +366,7 @@ void CudaBackend::stream_wait_event(runtime::StreamHandle stream, runtime::Event
 }
 
 float CudaBackend::elapsed_time(runtime::EventHandle start, runtime::EventHandle end) {
+  CudaDeviceGuard guard(as_event(start)->device);
   float ms = 0;
   const cudaError_t status =
       cudaEventElapsedTime(&ms, as_event(start)->event.get(), as_event(end)->event.get());

@@ -65,6 +65,7 @@ class CudaBackend final : public runtime::Backend {
   uint64_t launch(runtime::StreamHandle stream, const runtime::LaunchInfo& info,
                   runtime::Task task) override;
   bool native_kernels() const override { return true; }
+  void enable_peer_access(int device, int peer) override;
   uint64_t begin_native_launch(runtime::StreamHandle stream,
                                const runtime::LaunchInfo& info) override;
   void end_native_launch() noexcept override;
@@ -92,17 +93,25 @@ class CudaBackend final : public runtime::Backend {
     std::once_flag init_once;
     cudaDeviceProp props{};
     int least_priority = 0, greatest_priority = 0;
+    // Note [Device error records]
     DeviceMemoryOwner record;    // DeviceErrorRecord
     HostMemoryOwner flag;        // int32_t, mapped
     int32_t* flag_device = nullptr;
+    HostMemoryOwner taken;       // DeviceErrorRecord, mapped: where a take copies the record
+    DeviceErrorRecord* taken_device = nullptr;
+    StreamOwner error_stream;    // private, non-blocking: takes run beside the user's work
+    std::mutex errors_mutex;     // one collector at a time
     std::mutex streams_mutex;    // guards streams and by_id
     std::vector<std::unique_ptr<CudaStream>> streams;  // [0] is the default stream
     std::vector<CudaStream*> by_id;
-    std::mutex errors_mutex;     // one collector at a time
+    std::mutex peers_mutex;
+    std::vector<bool> peer_enabled;  // by peer: access to the peer's memory was enabled
   };
 
   /// The device's state, set up at its first use (Note [Real CUDA backend]).
   Device& device(int index) const;
+  /// The state without setting the device up (the default stream needs no CUDA call).
+  Device& device_state(int index) const { return *devices_[static_cast<size_t>(index)]; }
   void init_device(int index, Device& d) const;
   CudaStream* stream_by_id(int device, uint64_t id) const;
   uint64_t next_seq(CudaStream& s, const runtime::LaunchInfo& info,

@@ -23,7 +23,7 @@ struct LaunchContext {
   int sm_count = 1;                   // multiprocessors of the device
   int max_threads_per_sm = 2048;
   DeviceErrorRecord* errors = nullptr;  // the device's record (Note [Device error records])
-  volatile int32_t* error_flag = nullptr;
+  int32_t* error_flag = nullptr;          // device view of the mapped host flag
 
   ErrorSink error_sink() const { return ErrorSink{errors, error_flag, launch_token(stream_id, seq)}; }
 };
