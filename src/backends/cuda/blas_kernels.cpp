@@ -11,6 +11,7 @@
 #include "backends/cuda/gemm_fallback.h"
 #include "backends/cuda/kernel_registration.h"
 #include "backends/cuda/launch_context.h"
+#include "kernels/blas_layout.h"
 #include "kernels/stubs.h"
 #include "ops/matmul_precision.h"
 #include "tide/error.h"
@@ -25,31 +26,11 @@ namespace {
 /// our (n, m). An operand stored row-major (unit column stride, rows `ld` apart) is, read
 /// column-major, exactly its transpose: op N. One stored column-major (unit row stride, the
 /// transpose of a row-major matrix, as `t.t()` gives) needs op T. Either way no copy is made.
-struct Layout {
-  bool ok = false;
-  cublasOperation_t op = CUBLAS_OP_N;
-  int64_t ld = 0;
-};
+/// The layouts are kernels/blas_layout.h's, with cuBLAS's 32-bit int for the leading dimension.
 
-/// How cuBLAS reads a (rows x cols) matrix with these strides, as the second operand of the
-/// transposed product above; the rules are kernels/cpu/gemm.cpp's blas_layout with cuBLAS's
-/// 32-bit int for the leading dimension. Size-1 dims may have any stride.
-Layout layout(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
-  if ((col_stride == 1 || cols == 1) && (rows == 1 || row_stride >= std::max<int64_t>(1, cols))) {
-    const int64_t ld = rows == 1 ? std::max<int64_t>(1, cols) : row_stride;
-    if (ld <= INT_MAX) return {true, CUBLAS_OP_N, ld};
-  }
-  if ((row_stride == 1 || rows == 1) && (cols == 1 || col_stride >= std::max<int64_t>(1, rows))) {
-    const int64_t ld = cols == 1 ? std::max<int64_t>(1, rows) : col_stride;
-    if (ld <= INT_MAX) return {true, CUBLAS_OP_T, ld};
-  }
-  return {};
-}
-
-Layout matrix_layout(const Tensor& t) {
-  const int64_t nd = t.dim();
-  return layout(t.size(nd - 2), t.size(nd - 1), t.stride(nd - 2), t.stride(nd - 1));
-}
+using kernels::BlasLayout;
+BlasLayout matrix_layout(const Tensor& t) { return kernels::matrix_layout(t, INT_MAX); }
+cublasOperation_t op_of(const BlasLayout& l) { return l.transposed ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
 /// Note [Batches of products]: out is contiguous, so its matrices follow one another, but a
 /// and b may be any views: expanded batch dims have stride 0 (cuBLAS accepts a zero batch
@@ -129,7 +110,7 @@ struct Problem {
 };
 
 void gemm_cublas(const Problem& p, const BatchPlan& plan, const Tensor& out, const Tensor& a,
-                 const Tensor& b, const Layout& la, const Layout& lb, const CublasTypes& types,
+                 const Tensor& b, const BlasLayout& la, const BlasLayout& lb, const CublasTypes& types,
                  Scalar beta, Scalar alpha) {
   const cublasHandle_t handle = current_cublas_handle();
   const double alpha_d = alpha.to_double(), beta_d = beta.to_double();
@@ -152,13 +133,13 @@ void gemm_cublas(const Problem& p, const BatchPlan& plan, const Tensor& out, con
       const char* b_ptr = p.b_data + (b_offset + first * plan.b_stride) * p.element_size;
       char* c_ptr = p.c_data + ((call * plan.inner + first) * c_stride) * p.element_size;
       if (count == 1) {
-        TIDE_CUBLAS_CHECK(cublasGemmEx(handle, lb.op, la.op, m, n, k, alpha_p, b_ptr, types.data,
+        TIDE_CUBLAS_CHECK(cublasGemmEx(handle, op_of(lb), op_of(la), m, n, k, alpha_p, b_ptr, types.data,
                                        ldb_as_first, a_ptr, types.data, lda_as_second, beta_p,
                                        c_ptr, types.data, ldc, types.compute,
                                        CUBLAS_GEMM_DEFAULT));
       } else {
         TIDE_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
-            handle, lb.op, la.op, m, n, k, alpha_p, b_ptr, types.data, ldb_as_first,
+            handle, op_of(lb), op_of(la), m, n, k, alpha_p, b_ptr, types.data, ldb_as_first,
             plan.b_stride, a_ptr, types.data, lda_as_second, plan.a_stride, beta_p, c_ptr,
             types.data, ldc, c_stride, count, types.compute, CUBLAS_GEMM_DEFAULT));
       }
@@ -214,7 +195,7 @@ void gemm_cuda(const Tensor& out, const Tensor& a, const Tensor& b, Scalar beta,
   const BatchPlan plan = plan_batches(out, a, b);
 
   CublasTypes types;
-  const Layout la = matrix_layout(a), lb = matrix_layout(b);
+  const BlasLayout la = matrix_layout(a), lb = matrix_layout(b);
   const bool cublas_ok = cublas_types(out.dtype(), types) && la.ok && lb.ok && p.k > 0 &&
                          p.m <= INT_MAX && p.n <= INT_MAX && p.k <= INT_MAX;
   if (cublas_ok) {

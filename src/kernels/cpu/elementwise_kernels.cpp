@@ -12,13 +12,10 @@
 #include "kernels/convert.h"
 #include "kernels/cpu/elementwise.h"
 #include "kernels/cpu/parallel.h"
-#include "kernels/functors.h"
+#include "kernels/functor_select.h"
 
 namespace tide::kernels {
 namespace {
-
-template <class T>
-inline constexpr bool is_float_type_v = std::is_floating_point_v<T> || is_reduced_float<T>::value;
 
 bool same_geometry_contiguous(const Tensor& out, const Tensor& a) {
   return out.is_contiguous() && a.is_contiguous() && out.numel() == a.numel();
@@ -111,75 +108,6 @@ void binary_with_scalar(const Tensor& out, const Tensor& a, compute_t<T> s, bool
   }
 }
 
-/// pow(a, s) for the exponents torch special-cases on floats (same results as its kernels).
-/// Returns false when `e` is not one of them.
-template <class T>
-bool pow_scalar_fast_path(const Tensor& out, const Tensor& a, double e) {
-  using C = compute_t<T>;
-  auto run = [&](auto op) {
-    run_unary<T, T>(out, a, Loaded<T, T, decltype(op)>{op});
-    return true;
-  };
-  if constexpr (is_float_type_v<T>) {
-    if (e == 2) return run(SquareOp<C>{});
-    if (e == 3) return run(CubeOp<C>{});
-    if (e == 0.5) return run(SqrtOp<C>{});
-    if (e == -0.5) return run(RsqrtOp<C>{});
-    if (e == -1) return run(ReciprocalOp<C>{});
-    if (e == -2) return run(InverseSquareOp<C>{});
-  } else if constexpr (!std::is_same_v<T, bool>) {
-    if (e == 2) return run(SquareOp<C>{});
-  }
-  return false;
-}
-
-/// Calls f with the functor for `op` over compute type C; f(op, out_is_bool).
-template <class T, class F>
-void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
-  using C = compute_t<T>;
-  constexpr bool kBoolT = std::is_same_v<T, bool>;
-  switch (op) {
-    case BinaryOp::Add:
-      if constexpr (kBoolT) {
-        f(BoolAddOp{alpha.to_bool()});
-      } else if (alpha.to_double() == 1.0) {
-        f(PlainAddOp<C>{});
-      } else {
-        f(AddOp<C>{alpha.to<C>()});
-      }
-      return;
-    case BinaryOp::Sub:
-      if constexpr (!kBoolT) {
-        f(SubOp<C>{alpha.to<C>()});
-        return;
-      }
-      break;
-    case BinaryOp::Mul:
-      if constexpr (kBoolT) {
-        f(BoolMulOp{});
-      } else {
-        f(MulOp<C>{});
-      }
-      return;
-    case BinaryOp::Div:
-      if constexpr (is_float_type_v<T>) {
-        f(DivOp<C>{});
-        return;
-      }
-      break;
-    case BinaryOp::Pow: f(PowOp<C>{}); return;
-    case BinaryOp::Maximum: f(MaximumOp<C>{}); return;
-    case BinaryOp::Minimum: f(MinimumOp<C>{}); return;
-    case BinaryOp::Eq: f(EqOp<C>{}); return;
-    case BinaryOp::Ne: f(NeOp<C>{}); return;
-    case BinaryOp::Lt: f(LtOp<C>{}); return;
-    case BinaryOp::Le: f(LeOp<C>{}); return;
-    case BinaryOp::Gt: f(GtOp<C>{}); return;
-    case BinaryOp::Ge: f(GeOp<C>{}); return;
-  }
-  TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");
-}
-
 }  // namespace
 
 void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
@@ -207,10 +135,13 @@ void binary_scalar_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const
   dispatch_dtype(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
-    if (op == BinaryOp::Pow && !scalar_first && pow_scalar_fast_path<T>(out, a, s.to_double())) {
+    if (op == BinaryOp::Pow && !scalar_first &&
+        with_pow_scalar_functor<T>(s.to_double(), [&](auto f) {
+          run_unary<T, T>(out, a, Loaded<T, T, decltype(f)>{f});
+        })) {
       return;
     }
-    const C sv = is_comparison(op) ? convert<C>(s.to<T>()) : s.to<C>();
+    const C sv = binary_scalar_operand<T>(op, s);
     with_binary_functor<T>(op, alpha, [&](const auto& f) {
       using R = std::decay_t<decltype(f(C{}, C{}))>;
       if constexpr (std::is_same_v<R, bool>) {
@@ -227,34 +158,9 @@ void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& a) {
   if (out.numel() == 0) return;
   dispatch_dtype(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    auto run = [&](const auto& f) { run_unary<T, T>(out, a, Loaded<T, T, std::decay_t<decltype(f)>>{f}); };
-    switch (op) {
-      case UnaryOp::Neg:
-        if constexpr (!std::is_same_v<T, bool>) return run(NegOp<C>{});
-        break;
-      case UnaryOp::Abs: return run(AbsOp<C>{});
-      case UnaryOp::Relu:
-        if constexpr (!std::is_same_v<T, bool>) return run(ReluOp<C>{});
-        break;
-      case UnaryOp::Exp:
-      case UnaryOp::Log:
-      case UnaryOp::Sqrt:
-      case UnaryOp::Sigmoid:
-      case UnaryOp::Tanh:
-        if constexpr (is_float_type_v<T>) {
-          switch (op) {
-            case UnaryOp::Exp: return run(ExpOp<C>{});
-            case UnaryOp::Log: return run(LogOp<C>{});
-            case UnaryOp::Sqrt: return run(SqrtOp<C>{});
-            case UnaryOp::Sigmoid: return run(SigmoidOp<C>{});
-            default: return run(TanhOp<C>{});
-          }
-        }
-        break;
-    }
-    TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for ",
-                         name(a.dtype()));
+    with_unary_functor<T>(op, [&](auto f) {
+      run_unary<T, T>(out, a, Loaded<T, T, decltype(f)>{f});
+    });
   });
 }
 
@@ -264,9 +170,8 @@ void clamp_kernel(const Tensor& out, const Tensor& a, const std::optional<Scalar
   if (out.numel() == 0) return;
   dispatch_dtype(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    ClampOp<C> f{lo ? lo->to<C>() : C{}, hi ? hi->to<C>() : C{}, lo.has_value(), hi.has_value()};
-    run_unary<T, T>(out, a, Loaded<T, T, ClampOp<C>>{f});
+    const auto f = clamp_functor<T>(lo, hi);
+    run_unary<T, T>(out, a, Loaded<T, T, std::decay_t<decltype(f)>>{f});
   });
 }
 

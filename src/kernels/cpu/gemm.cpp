@@ -7,39 +7,16 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/blas_layout.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/parallel.h"
 
 namespace tide::kernels {
 namespace {
 
-/// How BLAS sees one matrix operand (row-major): transposed or not, and its leading dimension.
-struct BlasLayout {
-  bool ok = false;
-  bool trans = false;
-  int64_t ld = 0;
-};
-
 constexpr int64_t kMaxBlasInt = std::numeric_limits<blasint>::max();
 
-BlasLayout blas_layout(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
-  // Row-major as stored: element (i, j) at i * ld + j; BLAS needs ld >= max(1, cols).
-  if ((col_stride == 1 || cols == 1) && (rows == 1 || row_stride >= std::max<int64_t>(1, cols))) {
-    const int64_t ld = rows == 1 ? std::max<int64_t>(1, cols) : row_stride;
-    if (ld <= kMaxBlasInt) return {true, false, ld};
-  }
-  // The transpose stored row-major: element (i, j) at j * ld + i; ld >= max(1, rows).
-  if ((row_stride == 1 || rows == 1) && (cols == 1 || col_stride >= std::max<int64_t>(1, rows))) {
-    const int64_t ld = cols == 1 ? std::max<int64_t>(1, rows) : col_stride;
-    if (ld <= kMaxBlasInt) return {true, true, ld};
-  }
-  return {};
-}
-
-BlasLayout matrix_layout(const Tensor& t) {
-  const int64_t nd = t.dim();
-  return blas_layout(t.size(nd - 2), t.size(nd - 1), t.stride(nd - 2), t.stride(nd - 1));
-}
+BlasLayout matrix_layout(const Tensor& t) { return kernels::matrix_layout(t, kMaxBlasInt); }
 
 /// Element offset of every matrix of `t` over its leading (batch) dims, in row-major order.
 std::vector<int64_t> batch_offsets(const Tensor& t, int64_t batch) {
@@ -85,7 +62,7 @@ void gemm_blas(const Problem& p, const Tensor& out, const Tensor& a, const Tenso
   const T* b_data = static_cast<const T*>(b.raw_data());
   T* c_data = static_cast<T*>(out.raw_data());
   for (int64_t i = 0; i < p.batch; ++i) {
-    blas_gemm(la.trans, lb.trans, static_cast<blasint>(p.m), static_cast<blasint>(p.n),
+    blas_gemm(la.transposed, lb.transposed, static_cast<blasint>(p.m), static_cast<blasint>(p.n),
               static_cast<blasint>(p.k), alpha, a_data + p.a_offsets[i],
               static_cast<blasint>(la.ld), b_data + p.b_offsets[i], static_cast<blasint>(lb.ld), beta,
               c_data + i * p.m * p.n, static_cast<blasint>(p.n));

@@ -1,0 +1,132 @@
+#pragma once
+// Which element functor an op uses for a dtype: chosen here once, for the cpu loops and the GPU
+// launchers alike, so both compute with the same functor (DESIGN.md decision 6).
+
+#include <optional>
+#include <type_traits>
+
+#include "kernels/convert.h"
+#include "kernels/cpu/elementwise_kernels.h"
+#include "kernels/functors.h"
+#include "tide/error.h"
+#include "tide/scalar.h"
+
+namespace tide::kernels {
+
+template <class T>
+inline constexpr bool is_float_type_v = std::is_floating_point_v<T> || is_reduced_float<T>::value;
+
+/// Calls f with the functor for `op` over compute type compute_t<T>: PlainAddOp when alpha is 1
+/// (a plain vectorizable add), logical bool arithmetic, true division on floats only.
+template <class T, class F>
+void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
+  using C = compute_t<T>;
+  constexpr bool kBoolT = std::is_same_v<T, bool>;
+  switch (op) {
+    case BinaryOp::Add:
+      if constexpr (kBoolT) {
+        f(BoolAddOp{alpha.to_bool()});
+      } else if (alpha.to_double() == 1.0) {
+        f(PlainAddOp<C>{});
+      } else {
+        f(AddOp<C>{alpha.to<C>()});
+      }
+      return;
+    case BinaryOp::Sub:
+      if constexpr (!kBoolT) {
+        f(SubOp<C>{alpha.to<C>()});
+        return;
+      }
+      break;
+    case BinaryOp::Mul:
+      if constexpr (kBoolT) {
+        f(BoolMulOp{});
+      } else {
+        f(MulOp<C>{});
+      }
+      return;
+    case BinaryOp::Div:
+      if constexpr (is_float_type_v<T>) {
+        f(DivOp<C>{});
+        return;
+      }
+      break;
+    case BinaryOp::Pow: f(PowOp<C>{}); return;
+    case BinaryOp::Maximum: f(MaximumOp<C>{}); return;
+    case BinaryOp::Minimum: f(MinimumOp<C>{}); return;
+    case BinaryOp::Eq: f(EqOp<C>{}); return;
+    case BinaryOp::Ne: f(NeOp<C>{}); return;
+    case BinaryOp::Lt: f(LtOp<C>{}); return;
+    case BinaryOp::Le: f(LeOp<C>{}); return;
+    case BinaryOp::Gt: f(GtOp<C>{}); return;
+    case BinaryOp::Ge: f(GeOp<C>{}); return;
+  }
+  TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");
+}
+
+/// pow(a, e) for the exponents torch special-cases (same results as its kernels, much cheaper
+/// than std::pow): calls f with the unary functor and returns true, or returns false.
+template <class T, class F>
+bool with_pow_scalar_functor(double e, const F& f) {
+  using C = compute_t<T>;
+  if constexpr (is_float_type_v<T>) {
+    if (e == 2) return f(SquareOp<C>{}), true;
+    if (e == 3) return f(CubeOp<C>{}), true;
+    if (e == 0.5) return f(SqrtOp<C>{}), true;
+    if (e == -0.5) return f(RsqrtOp<C>{}), true;
+    if (e == -1) return f(ReciprocalOp<C>{}), true;
+    if (e == -2) return f(InverseSquareOp<C>{}), true;
+  } else if constexpr (!std::is_same_v<T, bool>) {
+    if (e == 2) return f(SquareOp<C>{}), true;
+  }
+  return false;
+}
+
+/// Calls f with the functor for `op` over compute_t<T>; raises an internal error for a dtype the
+/// front end should have refused (e.g. exp of an integer tensor).
+template <class T, class F>
+void with_unary_functor(UnaryOp op, const F& f) {
+  using C = compute_t<T>;
+  switch (op) {
+    case UnaryOp::Neg:
+      if constexpr (!std::is_same_v<T, bool>) return f(NegOp<C>{});
+      break;
+    case UnaryOp::Abs: return f(AbsOp<C>{});
+    case UnaryOp::Relu:
+      if constexpr (!std::is_same_v<T, bool>) return f(ReluOp<C>{});
+      break;
+    case UnaryOp::Exp:
+    case UnaryOp::Log:
+    case UnaryOp::Sqrt:
+    case UnaryOp::Sigmoid:
+    case UnaryOp::Tanh:
+      if constexpr (is_float_type_v<T>) {
+        switch (op) {
+          case UnaryOp::Exp: return f(ExpOp<C>{});
+          case UnaryOp::Log: return f(LogOp<C>{});
+          case UnaryOp::Sqrt: return f(SqrtOp<C>{});
+          case UnaryOp::Sigmoid: return f(SigmoidOp<C>{});
+          default: return f(TanhOp<C>{});
+        }
+      }
+      break;
+  }
+  TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for this dtype");
+}
+
+/// The scalar operand of a binary op in the compute type: comparisons round it to the tensor's
+/// dtype first (torch wraps it as a tensor of that dtype); arithmetic reads it in the compute
+/// type (torch's opmath scalar).
+template <class T>
+compute_t<T> binary_scalar_operand(BinaryOp op, const Scalar& s) {
+  return is_comparison(op) ? convert<compute_t<T>>(s.to<T>()) : s.to<compute_t<T>>();
+}
+
+/// A clamp functor over compute_t<T> from optional bounds.
+template <class T>
+ClampOp<compute_t<T>> clamp_functor(const std::optional<Scalar>& lo, const std::optional<Scalar>& hi) {
+  using C = compute_t<T>;
+  return ClampOp<C>{lo ? lo->to<C>() : C{}, hi ? hi->to<C>() : C{}, lo.has_value(), hi.has_value()};
+}
+
+}  // namespace tide::kernels
