@@ -1,10 +1,15 @@
 #pragma once
-// The synthetic training trace of bench/allocator_bench.cpp (Note [Synthetic training trace]
-// there), as a memory::Snapshot of device 0's alloc / free_requested entries.
+// The synthetic training trace both allocator benchmarks replay (bench/allocator_bench.cpp,
+// bench/vs_torch), as a memory::Snapshot of device 0's alloc / free_requested entries.
 //
-// A verbatim copy of allocator_bench.cpp's generator, so PeakReserved replays the very trace
-// whose reserved/allocated ratio RESULTS.md records; the copy in allocator_bench.cpp should be
-// replaced by an include of this header.
+// Note [Synthetic training trace]: a GPT-style model of kLayers transformer layers, its
+// weights allocated once before the trace, trained for kSteps steps whose sequence length
+// changes every step (as with unpadded batches): the forward pass allocates each layer's
+// saved activations and frees its temporaries, the backward pass frees the activations in
+// reverse as it allocates activation and weight gradients, Adam allocates its state at the
+// first step and a temporary per parameter every step, and zero_grad(set_to_none) frees the
+// gradients. Sizes run from 512 B (the loss) through layer norm parameters (small pool) to
+// attention scores of 96 MiB and logits of 128 MiB.
 
 #include <cstdint>
 #include <utility>
