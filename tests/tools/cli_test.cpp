@@ -108,7 +108,7 @@ TEST(TideDemo, ListsTheCudaStepsItSkipsWithTheReason) {
   std::ostringstream out;
   EXPECT_EQ(tide::cli::run_demo({.disable_cuda = true}, out), 0) << out.str();
   const std::string s = out.str();
-  EXPECT_THAT(s, HasSubstr("skipped 7 steps that need cuda devices:\n"));
+  EXPECT_THAT(s, HasSubstr("skipped 9 steps that need cuda devices:\n"));
   EXPECT_THAT(s, HasSubstr("  [10] The current device and tide::cuda::DeviceGuard (needs 2 cuda "
                            "devices)\n"));
   EXPECT_THAT(s, HasSubstr("  [2] Tensors stay where they were allocated (needs 1 cuda device "
@@ -116,7 +116,7 @@ TEST(TideDemo, ListsTheCudaStepsItSkipsWithTheReason) {
   EXPECT_THAT(s, HasSubstr("    why: --disable-cuda was given\n"));
   EXPECT_THAT(s, HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: --disable-cuda was "
                            "given\n"));
-  EXPECT_THAT(s, HasSubstr("demo: 5 steps ran, 7 skipped, 0 failed\n"));
+  EXPECT_THAT(s, HasSubstr("demo: 5 steps ran, 9 skipped, 0 failed\n"));
 }
 
 TEST(TideDemo, SaysWhyThereIsNoCudaDeviceWhenThereIsNone) {
@@ -134,7 +134,7 @@ TEST(TideCli, RunsInfoAndDemoSubcommands) {
   EXPECT_THAT(info.out, HasSubstr("devices:"));
   CliResult demo = run_cli({"demo", "--disable-cuda"});
   EXPECT_EQ(demo.code, 0) << demo.out << demo.err;
-  EXPECT_THAT(demo.out, HasSubstr("demo: 5 steps ran, 7 skipped, 0 failed\n"));
+  EXPECT_THAT(demo.out, HasSubstr("demo: 5 steps ran, 9 skipped, 0 failed\n"));
 }
 
 TEST(TideCli, PrintsTheVersionWithVersionFlag) {
@@ -230,7 +230,7 @@ TEST(TideExecutable, RunsTheDeviceGuardStepOnTwoSimulatedDevices) {
                                "  [4] The device can always be named explicitly (needs 3 cuda "
                                "devices with tensors)\n"
                                "    why: needs more cuda devices than the 2 present"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 11 steps ran, 1 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 13 steps ran, 1 skipped, 0 failed\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
 }
 
@@ -247,7 +247,7 @@ CliResult TideDemoOnThreeSimulatedGpus::result_;
 TEST_F(TideDemoOnThreeSimulatedGpus, RunsEveryStepAndExitsZero) {
   EXPECT_EQ(result_.code, 0) << out();
   EXPECT_THAT(out(), HasSubstr("devices: cpu, and 3 cuda devices\n"));
-  EXPECT_THAT(out(), HasSubstr("demo: 12 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(out(), HasSubstr("demo: 14 steps ran, 0 skipped, 0 failed\n"));
   EXPECT_THAT(out(), Not(HasSubstr("FAILED")));
 }
 
@@ -350,7 +350,7 @@ TEST(TideExecutable, RaisesTheAsyncErrorAtTheOpUnderLaunchBlocking) {
   EXPECT_THAT(r.out,
               HasSubstr("(the seed's incorrect version is not raced here: "
                         "CUDA_LAUNCH_BLOCKING=1 makes every op finish before it returns)\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 12 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 14 steps ran, 0 skipped, 0 failed\n"));
 }
 
 TEST(TideExecutable, SkipsEveryCudaStepWithTheReasonWhenThereIsNoDevice) {
@@ -358,12 +358,12 @@ TEST(TideExecutable, SkipsEveryCudaStepWithTheReasonWhenThereIsNoDevice) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("devices: cpu, and 0 cuda devices\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("SIMULATED")));
-  EXPECT_THAT(r.out, HasSubstr("skipped 7 steps that need cuda devices:\n"
+  EXPECT_THAT(r.out, HasSubstr("skipped 9 steps that need cuda devices:\n"
                                "  [2] Tensors stay where they were allocated (needs 1 cuda device "
                                "with tensors)\n"));
   EXPECT_THAT(r.out, HasSubstr("    why: no cuda device: "));
   EXPECT_THAT(r.out, HasSubstr("TIDE_SIM_DEVICES"));
   EXPECT_THAT(r.out,
               HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: no cuda device\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 5 steps ran, 7 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 5 steps ran, 9 skipped, 0 failed\n"));
 }

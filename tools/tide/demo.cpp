@@ -365,6 +365,53 @@ void like_factories_keep_device_and_dtype(DemoContext& c) {
          "zeros_like to keep int32");
 }
 
+// ---- "Memory management" and "Use pinned memory buffers"
+
+/// Whole MiB, or bytes below one MiB (small blocks of earlier steps may still be cached).
+std::string mib(int64_t bytes) {
+  if (bytes % (1024 * 1024) != 0 && bytes < 1024 * 1024) return std::to_string(bytes) + " bytes";
+  return std::to_string(bytes / (1024 * 1024)) + " MiB";
+}
+
+void caching_allocator_figures(DemoContext& c) {
+  const int64_t allocated0 = cuda::memory_allocated(0), reserved0 = cuda::memory_reserved(0);
+  code(c, "// memory_allocated(0) = " + mib(allocated0) + ", memory_reserved(0) = " + mib(reserved0));
+  Tensor x = empty({1024, 1024}, tide::device(Device("cuda:0")));
+  code(c, "x = tide::empty({1024, 1024}, tide::device(cuda0));  // 4 MiB of float32");
+  const int64_t allocated1 = cuda::memory_allocated(0), reserved1 = cuda::memory_reserved(0);
+  code(c, "// memory_allocated(0) = " + mib(allocated1) + ", memory_reserved(0) = " +
+              mib(reserved1) + " (a 20 MiB segment, as torch's allocator takes for 1-10 MiB)");
+  x = Tensor();
+  code(c, "x = tide::Tensor();  // del x");
+  const int64_t allocated2 = cuda::memory_allocated(0), reserved2 = cuda::memory_reserved(0);
+  code(c, "// memory_allocated(0) = " + mib(allocated2) + ", memory_cached(0) = " + mib(reserved2) +
+              ": the block stays cached for the next tensor, no device synchronization");
+  cuda::empty_cache();
+  code(c, "tide::cuda::empty_cache();");
+  const int64_t reserved3 = cuda::memory_reserved(0);
+  code(c, "// memory_reserved(0) = " + mib(reserved3) + ": unused cached memory went back to the GPU");
+  expect(allocated1 - allocated0 == int64_t{4} << 20, "x to occupy 4 MiB");
+  expect(reserved1 >= reserved0 + (int64_t{4} << 20), "the allocator to reserve at least 4 MiB");
+  expect(allocated2 == allocated0 && reserved2 == reserved1,
+         "freeing x to keep its memory cached, not released");
+  expect(reserved3 <= reserved0, "empty_cache to release the unused segment");
+}
+
+void pinned_memory_and_non_blocking(DemoContext& c) {
+  Tensor host = arange(6, TensorOptions().dtype(kFloat32)).pin_memory();
+  code(c, "host = tide::arange(6, tide::kFloat32).pin_memory();  // a copy in page-locked memory");
+  c.out << "    host.is_pinned() -> " << (host.is_pinned() ? "true" : "false") << "\n";
+  Tensor dev = host.cuda(0, /*non_blocking=*/true);
+  code(c, "dev = host.cuda(0, /*non_blocking=*/true);  // returns at once; the copy runs on the "
+          "current stream");
+  Tensor doubled = dev * 2;
+  code(c, "doubled = dev * 2;  // same stream: ordered after the copy");
+  show(c, "doubled", doubled);
+  expect(host.is_pinned(), "pin_memory() to return a pinned tensor");
+  expect(doubled.tolist<float>() == std::vector<float>{0.f, 2.f, 4.f, 6.f, 8.f, 10.f},
+         "doubled == [0., 2., 4., 6., 8., 10.]");
+}
+
 const std::vector<DemoStep>& demo_steps() {
   static const std::vector<DemoStep> steps = {
       {"Devices are values",
@@ -413,6 +460,15 @@ const std::vector<DemoStep>& demo_steps() {
       {"ones_like / zeros_like keep the device and dtype",
        "y_cpu = torch.ones_like(x_cpu); y_gpu = torch.zeros_like(x_gpu)", 0, false,
        like_factories_keep_device_and_dtype},
+      {"The caching allocator: memory_allocated, memory_cached, empty_cache",
+       "You can use memory_allocated() and max_memory_allocated() to monitor memory occupied by "
+       "tensors, and use memory_cached() ... Calling empty_cache() can release all unused cached "
+       "memory",
+       1, true, caching_allocator_figures},
+      {"Pinned memory and non_blocking copies",
+       "CPU tensors expose a pin_memory() method ... Just pass an additional non_blocking=True "
+       "argument to a cuda() call",
+       1, true, pinned_memory_and_non_blocking},
   };
   return steps;
 }
@@ -512,9 +568,7 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
       out << "    why: " << reason << "\n";
     }
   }
-  out << "not in the demo yet: the seed's memory statistics (memory_allocated, memory_cached, "
-         "empty_cache) and pinned memory examples; the APIs exist (tide::cuda::memory_summary, "
-         "Tensor::pin_memory) and are covered by the test suite\n\n";
+  out << "\n";
   out << "demo: " << ran << " steps ran, " << skipped.size() << " skipped, " << failed
       << " failed\n";
   return failed == 0 ? 0 : 1;
