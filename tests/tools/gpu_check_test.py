@@ -4,8 +4,6 @@ its parsers (ctest lines, compute-sanitizer summaries, the accounting script's o
 Google Benchmark's JSON), the bench stage against a stand-in benchmark binary, the env stage
 against a stand-in nvidia-smi, and the real no-GPU path of this machine. Registered in
 tests/CMakeLists.txt as GpuCheck.*; needs only python3's standard library."""
-import importlib.machinery
-import importlib.util
 import json
 import os
 import shutil
@@ -18,16 +16,11 @@ import unittest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SCRIPT = os.path.join(REPO, "scripts", "gpu-check")
 
-
-def load_script():
-    loader = importlib.machinery.SourceFileLoader("gpu_check", SCRIPT)
-    spec = importlib.util.spec_from_loader("gpu_check", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-gc = load_script()
+# The script's parsers live in its package, scripts/gpu_check/.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from gpu_check import accounting, build_and_test  # noqa: E402
+from gpu_check import bench as bench_stage  # noqa: E402 (bench() below makes a record)
 
 
 def run_script(*args, env=None):
@@ -227,10 +220,10 @@ class Report(unittest.TestCase):
 
 class Parsers(unittest.TestCase):
     def test_side_and_run_options_come_off_the_name(self):
-        self.assertEqual(gc.split_name("AddF32/268435456/tide/real_time"), ("AddF32/268435456", "tide"))
-        self.assertEqual(gc.split_name("TinyOp/raw/min_time:0.200/manual_time"), ("TinyOp", "raw"))
-        self.assertEqual(gc.split_name("MallocFree/torch/threads:1"), ("MallocFree", "torch"))
-        self.assertEqual(gc.split_name("Plain"), ("Plain", "tide"))
+        self.assertEqual(bench_stage.split_name("AddF32/268435456/tide/real_time"), ("AddF32/268435456", "tide"))
+        self.assertEqual(bench_stage.split_name("TinyOp/raw/min_time:0.200/manual_time"), ("TinyOp", "raw"))
+        self.assertEqual(bench_stage.split_name("MallocFree/torch/threads:1"), ("MallocFree", "torch"))
+        self.assertEqual(bench_stage.split_name("Plain"), ("Plain", "tide"))
 
     def test_medians_from_google_benchmark_json(self):
         runs = [{"name": "TinyOp/tide/manual_time", "run_name": "TinyOp/tide/manual_time",
@@ -245,7 +238,7 @@ class Parsers(unittest.TestCase):
                      "aggregate_name": "median", "real_time": 5.0, "time_unit": "ms", "iterations": 3})
         runs.append({"name": "Bad/tide", "run_name": "Bad/tide", "run_type": "iteration",
                      "error_occurred": True, "error_message": "no CUDA device"})
-        out = gc.medians_from_gbench({"context": {"host_name": "h"}, "benchmarks": runs})["benchmarks"]
+        out = bench_stage.medians_from_gbench({"context": {"host_name": "h"}, "benchmarks": runs})["benchmarks"]
         tiny = out["TinyOp/tide/manual_time"]
         self.assertAlmostEqual(tiny["median_s"], 2.0e-6)
         self.assertAlmostEqual(tiny["spread"], 0.5)
@@ -262,14 +255,14 @@ class Parsers(unittest.TestCase):
             4/5 Test #4: sim1.A.E ........***Timeout 300.01 sec
             5/5 Test #5: x_NOT_BUILT .....***Not Run   0.00 sec
             """)
-        counts = gc.parse_ctest(out)
+        counts = build_and_test.parse_ctest(out)
         self.assertEqual((counts["total"], counts["passed"], counts["skipped"], counts["failed"]),
                          (5, 1, 1, 3))
         self.assertEqual(counts["failed_names"], ["native.A.D (Failed)", "sim1.A.E (Timeout)",
                                                   "x_NOT_BUILT (Not Run)"])
 
     def test_sanitizer_summaries(self):
-        memcheck = gc.parse_sanitizer(textwrap.dedent("""\
+        memcheck = build_and_test.parse_sanitizer(textwrap.dedent("""\
             ========= COMPUTE-SANITIZER
             ========= Invalid __global__ read of size 4 bytes
             =========     at add_kernel+0x70
@@ -280,15 +273,15 @@ class Parsers(unittest.TestCase):
             """))
         self.assertEqual((memcheck["errors"], memcheck["tests_passed"], memcheck["tests_failed"]), (2, 41, 1))
         self.assertEqual(memcheck["findings"], [("Invalid __global__ read of size N bytes", 2)])
-        race = gc.parse_sanitizer("========= RACECHECK SUMMARY: 3 hazards displayed (1 error, 2 warnings)\n")
+        race = build_and_test.parse_sanitizer("========= RACECHECK SUMMARY: 3 hazards displayed (1 error, 2 warnings)\n")
         self.assertEqual((race["errors"], race["hazards"], race["race_warnings"]), (1, 3, 2))
-        self.assertIsNone(gc.parse_sanitizer("killed\n")["errors"])
+        self.assertIsNone(build_and_test.parse_sanitizer("killed\n")["errors"])
 
     def test_accounting_output(self):
         out = "MISMATCH 1 B: reserved_bytes.all.current table=2097152 torch=0\n" \
               + json.dumps([{"name": "1 B", "torch": {"x": 1}}], indent=1) \
               + "\n30 rows, 1 mismatches (torch 2.11.0)\n"
-        f = gc.parse_accounting(out)
+        f = accounting.parse_accounting(out)
         self.assertEqual(f["rows"], 30)
         self.assertEqual(f["torch_version"], "2.11.0")
         self.assertEqual(f["mismatches"], ["1 B: reserved_bytes.all.current table=2097152 torch=0"])
@@ -341,7 +334,7 @@ class Stages(unittest.TestCase):
         canned = os.path.join(self.dir, "canned.json")
         with open(canned, "w") as f:
             json.dump(data, f)
-        self.stand_in(os.path.join(self.build, gc.TORCH_BENCH), textwrap.dedent(f"""\
+        self.stand_in(os.path.join(self.build, bench_stage.TORCH_BENCH), textwrap.dedent(f"""\
             for a in "$@"; do case "$a" in --benchmark_out=*) cp {canned} "${{a#--benchmark_out=}}" ;; esac; done
             """))
         r = run_script("--stages", "bench", "--force", "--build-dir", self.build)
@@ -358,7 +351,7 @@ class Stages(unittest.TestCase):
         self.assertIn("| bench | skipped | 0.0s | deadline: not started", self.read("report.md"))
 
     def test_bench_that_skips_itself_gives_its_reason(self):
-        self.stand_in(os.path.join(self.build, gc.TORCH_BENCH),
+        self.stand_in(os.path.join(self.build, bench_stage.TORCH_BENCH),
                       'echo "tide_vs_torch_gpu_bench: skipped: tide sees no CUDA device" >&2\n')
         r = run_script("--stages", "bench", "--force", "--build-dir", self.build)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

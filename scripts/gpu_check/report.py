@@ -1,0 +1,215 @@
+"""report.md: the header from the env stage, a status line per stage, then each stage's section
+(test counts, sanitizer summaries, accounting mismatches, the benchmark table), from whatever
+stage JSONs the directory holds."""
+import os
+import xml.sax.saxutils
+
+from .bench import SIDES
+from .bench_targets import bench_cases, judge
+from .machine import describe_torch
+from .stage_io import STAGES, fmt_duration, read_json
+
+
+def fmt_time(seconds):
+    if seconds is None:
+        return "—"
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def fmt_number(v):
+    for suffix, scale in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(v) >= scale:
+            return f"{v / scale:.3g}{suffix}"
+    return f"{v:.3g}"
+
+
+def md(text):
+    return xml.sax.saxutils.escape(str(text)).replace("|", "\\|").replace("\n", " ")
+
+
+def header_lines(env):
+    if env is None:
+        return ["- **Environment:** not recorded (the env stage has not run)"]
+    f = env.get("figures") or {}
+    gpu = f.get("gpu") or {}
+    if gpu.get("present"):
+        device = (f"{gpu['name']} (compute capability {gpu.get('compute_cap')}, "
+                  f"{gpu.get('memory_mib')} MiB" + (f", {gpu['count']} GPUs" if gpu.get("count", 1) > 1 else "")
+                  + ")")
+        driver = f"{gpu.get('driver')} (supports CUDA {gpu.get('cuda_driver') or '?'})"
+    else:
+        device, driver = gpu.get("reason", "no NVIDIA GPU"), "—"
+    torch = f.get("torch") or {}
+    peak = torch.get("peak_bytes_per_second")
+    return [f"- **Device:** {device}",
+            f"- **Driver:** {driver}",
+            f"- **CUDA:** nvcc {f.get('nvcc') or 'not found'}",
+            f"- **torch:** {describe_torch(torch)}"
+            + (f"; peak memory bandwidth {peak / 1e12:.2f} TB/s (memory clock × bus width)" if peak else ""),
+            f"- **Tools:** compute-sanitizer {f.get('compute_sanitizer') or 'not found'}; "
+            f"ncu {f.get('ncu') or 'not found'}",
+            f"- **Host:** {f.get('cpu', '?')}",
+            f"- **Date:** {f.get('date', '?')}",
+            f"- **Commit:** {f.get('commit', '?')}"]
+
+
+def section_test(f):
+    rows = ["| part | passed | failed | skipped | total | duration |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    names = []
+    for part, label in (("native", "`native.` (real GPU)"), ("rest", "rest of the suite")):
+        c = f.get(part)
+        if not c:
+            continue
+        rows.append(f"| {label} | {c['passed']} | {c['failed']} | {c['skipped']} | {c['total']} | "
+                    f"{fmt_duration(c.get('duration_s'))}{' (timed out)' if c.get('timed_out') else ''} |")
+        names += c.get("failed_names", [])
+    out = rows if len(rows) > 2 else []
+    if names:
+        out += ["", f"Failing ({len(names)}):"] + [f"- `{n}`" for n in names[:60]]
+        if len(names) > 60:
+            out.append(f"- … {len(names) - 60} more (see test-*.log)")
+    return out
+
+
+def section_sanitize(f):
+    runs = f.get("runs") or []
+    if not runs:
+        return []
+    out = [f"gtest filter `{f.get('filter')}`, native configuration.", "",
+           "| tool | binary | ERROR SUMMARY | tests passed / failed / skipped | duration | status |",
+           "| --- | --- | ---: | --- | ---: | --- |"]
+    for r in runs:
+        errors = r.get("errors")
+        summary = "—" if errors is None else f"{errors} errors"
+        if r.get("hazards") is not None:
+            summary += f" ({r['hazards']} hazards, {r.get('race_warnings', 0)} warnings)"
+        tests = (f"{r.get('tests_passed', 0)} / {r.get('tests_failed', 0)} / {r.get('tests_skipped', 0)}"
+                 if "tests_passed" in r else "—")
+        out.append(f"| {r['tool']} | {r['binary']} | {summary} | {tests} | "
+                   f"{fmt_duration(r.get('duration_s'))} | {r.get('status')} |")
+    for r in runs:
+        for finding, n in r.get("findings") or []:
+            out.append(f"- {r['tool']} {r['binary']}: {n}× `{finding}`")
+    return out
+
+
+def section_accounting(f):
+    if f.get("rows") is None and not f.get("mismatches"):
+        return []
+    out = [f"torch {f.get('torch_version')}: {f.get('rows')} rows compared with "
+           f"tests/data/memory/accounting_table.json, {len(f.get('mismatches') or [])} mismatches."]
+    out += [f"- MISMATCH {md(m)}" for m in f.get("mismatches") or []]
+    if f.get("recorded") is not None:
+        out.append("torch's own figures: gpu-check/torch_accounting_record.json.")
+    return out
+
+
+def section_bench(f):
+    cases = bench_cases(f)
+    if not cases:
+        return []
+    out = ["Medians of the repetitions (± half the spread); ratios are tide's median time over "
+           "the other side's (lower is better for tide); within 3% counts as parity.", "",
+           "| case | tide | torch | raw | tide ÷ torch | tide ÷ raw | GB/s tide / torch | % of peak tide / torch | target | result |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+    missed = 0
+    notes = []
+
+    def cell(case, side):
+        b = case.sides.get(side)
+        if not b:
+            return "—"
+        if b.get("error"):
+            return f"error: {md(b['error'])}"
+        spread = b.get("spread")
+        return fmt_time(b.get("median_s")) + (f" ±{spread * 100:.0f}%" if spread else "")
+
+    for name in sorted(cases):
+        c = cases[name]
+        ratio = lambda s: f"{c.ratio(s):.3f}" if c.ratio(s) is not None else "—"
+        gbs = [c.counter(s, "bytes_per_second") for s in ("tide", "torch")]
+        pct = [c.pct_of_peak(s) if c.sides.get(s) else None for s in ("tide", "torch")]
+        target, met, detail = judge(c, cases)
+        result = ("—" if target is None else f"n/a ({detail})" if met is None else
+                  f"met ({detail})" if met else f"**missed** ({detail})")
+        missed += met is False
+        out.append(f"| {md(name)} | {cell(c, 'tide')} | {cell(c, 'torch')} | {cell(c, 'raw')} | "
+                   f"{ratio('torch')} | {ratio('raw')} | "
+                   + " / ".join(f"{g / 1e9:.1f}" if g else "—" for g in gbs) + " | "
+                   + " / ".join(f"{p:.1f}%" if p is not None else "—" for p in pct)
+                   + f" | {target or '—'} | {result} |")
+        for side in SIDES:
+            counters = {k: v for k, v in ((c.sides.get(side) or {}).get("counters") or {}).items()
+                        if k not in ("bytes_per_second", "pct_of_peak", "peak_bytes_per_second")}
+            if counters:
+                notes.append(f"- {md(name)}/{side}: " + ", ".join(
+                    f"{k} {fmt_number(v)}" for k, v in counters.items()))
+    ctx = f.get("context") or {}
+    peak = f.get("peak_bytes_per_second")
+    out += ["", f"Device {ctx.get('device_name', '?')}; peak memory bandwidth "
+                f"{f'{peak / 1e12:.2f} TB/s' if peak else 'unknown'}."]
+    if ctx.get("torch_skipped"):
+        out.append(f"torch cases skipped: {md(ctx['torch_skipped'])}.")
+    judged = [judge(cases[n], cases) for n in cases]
+    met = sum(1 for target, m, _ in judged if target and m)
+    unjudged = sum(1 for target, m, _ in judged if target and m is None)
+    out.insert(0, f"Targets: {met} met, {missed} missed, {unjudged} not judged "
+                  "(a side or a figure is missing).")
+    out.insert(1, "")
+    if notes:
+        out += ["", "Other counters (medians):"] + notes
+    return out
+
+
+SECTIONS = {"test": section_test, "sanitize": section_sanitize,
+            "accounting": section_accounting, "bench": section_bench}
+
+
+def write_report(directory, path=None):
+    """Assembles report.md from the stage JSONs in directory; returns (path, any failed)."""
+    results = {s: read_json(os.path.join(directory, f"{s}.json")) for s in STAGES if s != "report"}
+    env = results.get("env")
+    commit = ((env or {}).get("figures") or {}).get("commit")
+    failed = [s for s, r in results.items() if r and r.get("status") == "failed"]
+    ran = [s for s, r in results.items() if r]
+    lines = ["# tide GPU check", ""] + header_lines(env)
+    verdict = ("FAILED: " + ", ".join(failed)) if failed else "passed"
+    lines += [f"- **Result:** {verdict} ({sum(1 for s in ran if results[s]['status'] == 'ok')} ok, "
+              f"{sum(1 for s in ran if results[s]['status'] == 'skipped')} skipped, "
+              f"{len(failed)} failed, {len(STAGES) - 1 - len(ran)} not run)", "",
+              "| stage | status | duration | reason |", "| --- | --- | ---: | --- |"]
+    for stage in STAGES[:-1]:
+        r = results[stage]
+        if not r:
+            lines.append(f"| {stage} | not run | — | |")
+            continue
+        status = r["status"] if r["status"] != "failed" else "**failed**"
+        lines.append(f"| {stage} | {status} | {fmt_duration(r.get('duration_s'))} | {md(r.get('reason', ''))} |")
+    for stage in STAGES[:-1]:
+        r = results[stage]
+        if not r:
+            continue
+        lines += ["", f"## {stage}: {r['status']} ({fmt_duration(r.get('duration_s'))})", ""]
+        if r.get("reason"):
+            lines += [f"{'Skipped' if r['status'] == 'skipped' else 'Reason'}: {md(r['reason'])}", ""]
+        if commit and r.get("commit") and r["commit"] != commit:
+            lines += [f"Ran at commit {r['commit']} (the env stage's is {commit}).", ""]
+        if stage == "env":
+            lines.append("In the header above.")
+        if stage == "build":
+            f = r.get("figures") or {}
+            if f.get("arch"):
+                lines.append(f"{f['arch']}, {f.get('jobs')} jobs; torch benchmark: "
+                             f"{md(f.get('torch_bench', '?'))}.")
+            if f.get("configure"):
+                lines.append(f"\n`{f['configure']}`")
+        lines += SECTIONS.get(stage, lambda f: [])(r.get("figures") or {})
+        if r.get("logs"):
+            lines += ["", "Logs: " + ", ".join(f"gpu-check/{l}" for l in r["logs"])]
+    path = path or os.path.join(directory, "report.md")
+    with open(path, "w") as f:
+        f.write("\n".join(lines).rstrip() + "\n")
+    return path, bool(failed)

@@ -1,0 +1,70 @@
+"""Stage records: the stages and their time budgets, the <stage>.json each writes
+(Note [Stage JSON] in check.py), how a stage ends other than ok, and copying the results out."""
+import json
+import os
+import shutil
+from datetime import datetime, timezone
+
+STAGES = ["env", "deps", "build", "test", "sanitize", "accounting", "bench", "report"]
+# Each stage's time limit: a device command may run 10 minutes, a stage at most 8.
+BUDGET_S = {"env": 120, "deps": 180, "build": 480, "test": 420, "sanitize": 420,
+            "accounting": 180, "bench": 420, "report": 30}
+
+
+def now_iso():
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def fmt_duration(seconds):
+    if seconds is None:
+        return "—"
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
+
+
+class StageResult(Exception):
+    """Raised by a stage to end with a status other than ok."""
+
+    def __init__(self, status, reason):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+def skip(reason):
+    raise StageResult("skipped", reason)
+
+
+def fail(reason):
+    raise StageResult("failed", reason)
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def write_json(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def copy_results(src, dest, tail_bytes=256 * 1024):
+    """Stage JSONs, report.md and the last 256 KiB of each log, for the device tool's $OUT."""
+    os.makedirs(dest, exist_ok=True)
+    for name in os.listdir(src):
+        path = os.path.join(src, name)
+        if name.endswith((".json", ".md")):
+            shutil.copy(path, os.path.join(dest, name))
+        elif name.endswith(".log"):
+            with open(path, "rb") as f:
+                f.seek(max(0, os.path.getsize(path) - tail_bytes))
+                data = f.read()
+            with open(os.path.join(dest, name), "wb") as f:
+                f.write(data)
