@@ -165,8 +165,11 @@ void gemm_strided(const Problem& p, const BatchPlan& plan, const Tensor& out, co
   g.b_col_stride = b.stride(nd - 1);
   g.alpha = alpha.to_double();
   g.beta = beta.to_double();
-  g.alpha_int = alpha.to_int64();
-  g.beta_int = beta.to_int64();
+  if (is_integral(out.dtype(), /*include_bool=*/true)) {
+    // Only integer products read these; a float Scalar (inf, NaN) must not be cast to int64.
+    g.alpha_int = alpha.to_int64();
+    g.beta_int = beta.to_int64();
+  }
   for (int64_t call = 0; call < plan.outer; ++call) {
     int64_t a_offset = 0, b_offset = 0;
     outer_offsets(out, a, b, plan, call, a_offset, b_offset);

@@ -57,6 +57,8 @@ __device__ inline T warp_reduce(T v, Op op) {
 /// to call several times in a row.
 template <class T, class Op>
 __device__ inline T block_reduce(T v, Op op, T identity) {
+  // __shared__ variables cannot have initializers: reduce in compute_t<T> (float, not Half).
+  static_assert(std::is_trivially_default_constructible_v<T>, "reduce in the compute type");
   __shared__ T warp_results[kWarpSize];
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
   const int warp = static_cast<int>(threadIdx.x) / kWarpSize;

@@ -28,7 +28,9 @@ namespace tide::backends::cuda {
 /// dropped, as the error channel keeps only the first failure. Threads of the owning launch
 /// compete under the spin lock (Volta+ schedules threads independently, so spinning cannot
 /// deadlock a warp) and the smallest position wins, so the report does not depend on thread
-/// timing and matches the cpu's. Taking leaves a tombstone (the taken token with kTakenBit)
+/// timing and matches the cpu's (unless a synchronization on another stream takes the record
+/// while the launch is still running: its later threads then see their launch as reported,
+/// and the message may name a later bad position than the cpu's). Taking leaves a tombstone (the taken token with kTakenBit)
 /// rather than 0, so late threads of the same launch recognise their launch as reported and
 /// do not report it twice; any other launch may claim a tombstone as if it were empty. The
 /// flag is cleared before the record is taken, so an error recorded after the take raises the
