@@ -20,6 +20,7 @@
 #include "tide/factories.h"
 #include "tide/ops.h"
 #include "tide/scope.h"
+#include "support/kernel_error_of.h"
 
 using namespace tide;
 using ::testing::HasSubstr;
@@ -54,19 +55,7 @@ Provoked bad_index_select() {
   return p;
 }
 
-/// The KernelError `sync` raises; fails the test if it raises none.
-std::string kernel_error_of(const std::function<void()>& sync) {
-  try {
-    sync();
-  } catch (const KernelError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected tide::KernelError, got: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected tide::KernelError, nothing was raised";
-  return "";
-}
+using test::kernel_error_of;
 
 /// Checks the provenance in a KernelError message: op, sequence number between the markers,
 /// the stream, the scope.

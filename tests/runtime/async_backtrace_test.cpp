@@ -17,6 +17,7 @@
 #include "tide/factories.h"
 #include "tide/ops.h"
 #include "tide/testing/sim_hooks.h"
+#include "support/kernel_error_of.h"
 
 using namespace tide;
 using ::testing::HasSubstr;
@@ -24,17 +25,7 @@ using ::testing::Not;
 
 namespace {
 
-// Runs `f`, expecting a KernelError (from the op itself under CUDA_LAUNCH_BLOCKING=1, from
-// the synchronize otherwise); returns its message.
-std::string kernel_error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const KernelError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected tide::KernelError";
-  return "";
-}
+using test::kernel_error_of;
 
 // Turns capture on or off for one test, then back to what the process had.
 class CaptureFor {

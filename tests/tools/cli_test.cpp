@@ -17,6 +17,7 @@
 #include "demo.h"
 #include "devices.h"
 #include "info.h"
+#include "support/run_cli.h"
 #include "tide/version.h"
 
 using ::testing::HasSubstr;
@@ -24,17 +25,8 @@ using ::testing::Not;
 
 namespace {
 
-struct CliResult {
-  int code;
-  std::string out, err;
-};
-
-CliResult run_cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "tide");
-  std::ostringstream out, err;
-  int code = tide::cli::run(static_cast<int>(args.size()), args.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using tide::test::CliResult;
+using tide::test::run_cli;
 
 /// Runs the built tide with `env` (e.g. "TIDE_SIM_DEVICES=2") added to a clean device
 /// environment; stdout and stderr together in `out`.

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "replay.h"
 #include "tide/error.h"
+#include "support/run_cli.h"
 
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -25,17 +26,8 @@ namespace {
 const std::string kTorchSample = TIDE_TEST_DATA_DIR "/torch_snapshot_sample.json";
 const std::string kTorchNoHistory = TIDE_TEST_DATA_DIR "/torch_snapshot_no_history.json";
 
-struct CliResult {
-  int code;
-  std::string out, err;
-};
-
-CliResult run_cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "tide");
-  std::ostringstream out, err;
-  int code = tide::cli::run(static_cast<int>(args.size()), args.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using tide::test::CliResult;
+using tide::test::run_cli;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
