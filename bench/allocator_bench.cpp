@@ -27,6 +27,7 @@
 #include "memory/caching_allocator.h"
 #include "memory/replay.h"
 #include "memory/snapshot.h"
+#include "memory/unlimited_upstream.h"
 #include "memory/upstream.h"
 #include "tide/cuda.h"
 #include "tide/cuda/stream_guard.h"
@@ -43,32 +44,9 @@ using memory::CachingAllocator;
 
 constexpr size_t kPairBytes = 256 * sizeof(float);  // Note [Pair timing]
 
-/// Device memory from a counter, never touched; markers complete at once. Only the cached
-/// path runs in the timed loops, so this upstream is called during warm-up alone.
-class CounterUpstream final : public memory::Upstream {
- public:
-  void* raw_malloc(size_t nbytes) override {
-    uintptr_t ptr = next_;
-    next_ += (nbytes + kAlign - 1) / kAlign * kAlign + kAlign;
-    in_use_ += static_cast<int64_t>(nbytes);
-    return reinterpret_cast<void*>(ptr);
-  }
-  void raw_free(void*, size_t nbytes) noexcept override { in_use_ -= static_cast<int64_t>(nbytes); }
-  memory::StreamMarker record(uint64_t) override { return done_; }
-  bool query(const memory::StreamMarker&) override { return true; }
-  void synchronize(const memory::StreamMarker&) override {}
-  int64_t capacity() const override { return int64_t{1} << 40; }
-  int64_t raw_in_use() const override { return in_use_; }
-
- private:
-  static constexpr uintptr_t kAlign = uintptr_t{2} << 20;
-  uintptr_t next_ = uintptr_t{1} << 40;
-  int64_t in_use_ = 0;
-  memory::StreamMarker done_ = std::make_shared<int>(0);
-};
-
+// Only the cached path runs in the timed loops, so the upstream is called during warm-up alone.
 std::unique_ptr<CachingAllocator> make_allocator(int device) {
-  return std::make_unique<CachingAllocator>(device, std::make_unique<CounterUpstream>(),
+  return std::make_unique<CachingAllocator>(device, std::make_unique<memory::UnlimitedUpstream>(),
                                             AllocatorConfig{});
 }
 

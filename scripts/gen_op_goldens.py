@@ -48,17 +48,7 @@ import torch.nn.functional as F
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "op_goldens.json")
 
-DTYPES = {
-    "bool": torch.bool,
-    "uint8": torch.uint8,
-    "int32": torch.int32,
-    "int64": torch.int64,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-    "float32": torch.float32,
-    "float64": torch.float64,
-}
-DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
+from golden_dtypes import DTYPES, DTYPE_NAMES  # run as a script: its folder is on sys.path
 
 
 def float_json(v, dtype):

@@ -37,17 +37,7 @@ import torch._tensor_str as tensor_str_module
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "print_goldens.json")
 
-DTYPES = {
-    "bool": torch.bool,
-    "uint8": torch.uint8,
-    "int32": torch.int32,
-    "int64": torch.int64,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-    "float32": torch.float32,
-    "float64": torch.float64,
-}
-DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
+from golden_dtypes import DTYPES, DTYPE_NAMES  # run as a script: its folder is on sys.path
 
 _shown_device = None  # when set, the device string torch prints for our (cpu) tensor
 

@@ -163,11 +163,8 @@ void launch_contiguous(const Tensor& out, const Tensor* const* inputs, const int
 void cat_cuda(const Tensor& out, const std::vector<Tensor>& inputs, int64_t dim) {
   TIDE_INTERNAL_ASSERT(kernels::dense(out));
   if (out.numel() == 0) return;
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    if (d < dim) outer *= out.shape()[d];
-    if (d > dim) inner *= out.shape()[d];
-  }
+  const kernels::ReduceShape around = kernels::split_at_dim(out.shape(), dim);
+  const int64_t outer = around.outer, inner = around.inner;
   const LaunchContext& ctx = current_launch();
   // Batches of contiguous same-dtype inputs, on the stack (no host allocation per op).
   const Tensor* batch[kCatBatch];

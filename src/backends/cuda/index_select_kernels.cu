@@ -125,17 +125,8 @@ void index_select_cuda(const Tensor& out, const Tensor& in, const Tensor& index,
   TIDE_INTERNAL_ASSERT(kernels::dense(in) && kernels::dense(out) && kernels::dense(index));
   TIDE_INTERNAL_ASSERT(in.dtype() == out.dtype());
   TIDE_INTERNAL_ASSERT(index.dtype() == kInt64 || index.dtype() == kInt32);
-  int64_t outer = 1, size = 1, inner = 1;
-  for (int64_t d = 0; d < in.dim(); ++d) {
-    const int64_t s = in.shape()[d];
-    if (d < dim) {
-      outer *= s;
-    } else if (d == dim) {
-      size = s;
-    } else {
-      inner *= s;
-    }
-  }
+  const kernels::ReduceShape around = kernels::split_at_dim(in.shape(), dim);
+  const int64_t outer = around.outer, size = around.reduced, inner = around.inner;
   const int64_t n = index.numel();
   if (n == 0) return;  // nothing to check, nothing to write
   const SelectShape shape{outer, size, n, 0, dim};

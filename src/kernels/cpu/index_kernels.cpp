@@ -38,17 +38,8 @@ IndexError index_select_kernel(const Tensor& out, const Tensor& in, const Tensor
   TIDE_INTERNAL_ASSERT(dense(in) && dense(out) && dense(index));
   TIDE_INTERNAL_ASSERT(in.dtype() == out.dtype());
   TIDE_INTERNAL_ASSERT(index.dtype() == kInt64 || index.dtype() == kInt32);
-  int64_t outer = 1, size = 1, inner = 1;
-  for (int64_t d = 0; d < in.dim(); ++d) {
-    const int64_t s = in.shape()[d];
-    if (d < dim) {
-      outer *= s;
-    } else if (d == dim) {
-      size = s;
-    } else {
-      inner *= s;
-    }
-  }
+  const ReduceShape around = split_at_dim(in.shape(), dim);
+  const int64_t outer = around.outer, size = around.reduced, inner = around.inner;
   const int64_t n = index.numel();
   return dispatch_dtype(in.dtype(), [&](auto tag) -> IndexError {
     using T = typename decltype(tag)::type;

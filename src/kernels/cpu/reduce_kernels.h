@@ -25,6 +25,18 @@ struct ReduceShape {
   int64_t inner = 1;
 };
 
+/// `shape` viewed as (outer, shape[dim], inner) around `dim`: the layout index_select and cat
+/// move rows in, as reductions over one dim do.
+inline ReduceShape split_at_dim(const DimVector& shape, int64_t dim) {
+  ReduceShape s;
+  for (int64_t d = 0; d < shape.size(); ++d) {
+    if (d < dim) s.outer *= shape[d];
+    if (d == dim) s.reduced = shape[d];
+    if (d > dim) s.inner *= shape[d];
+  }
+  return s;
+}
+
 /// out[o, i] = sum over r of in[o, r, i], divided by `reduced` when `mean` (0/0 is NaN).
 /// `in` and `out` are contiguous; out.dtype() is in.dtype(), or int64 for a bool or integer
 /// input. Accumulates as Note [Reduction accumulators] says, in a cascade (pairwise over blocks

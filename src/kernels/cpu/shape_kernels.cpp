@@ -10,11 +10,8 @@ namespace tide::kernels {
 
 void cat_kernel(const Tensor& out, const std::vector<Tensor>& inputs, int64_t dim) {
   TIDE_INTERNAL_ASSERT(dense(out));
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    if (d < dim) outer *= out.shape()[d];
-    if (d > dim) inner *= out.shape()[d];
-  }
+  const ReduceShape around = split_at_dim(out.shape(), dim);
+  const int64_t outer = around.outer, inner = around.inner;
   const int64_t total = out.shape()[dim];
   const int64_t es = static_cast<int64_t>(out.element_size());
   char* dst = static_cast<char*>(out.raw_data());
