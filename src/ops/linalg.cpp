@@ -41,7 +41,7 @@ std::string dims_str(const Tensor& t) {
 Device check_operands(const Tensor& a, const Tensor& b, const char* where) {
   detail::check_defined(a, where, "the first operand");
   detail::check_defined(b, where, "the second operand");
-  return detail::common_device({&a, &b}, where);
+  return detail::same_device({{"self", &a}, {"mat2", &b}}, where);
 }
 
 void check_same_dtype(const Tensor& a, const Tensor& b, const char* where) {
@@ -181,7 +181,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
   detail::check_defined(self, "addmm", "self");
   const Device device = check_operands(mat1, mat2, "addmm");
-  detail::common_device({&self, &mat1, &mat2}, "addmm");
+  detail::same_device({{"self", &self}, {"mat1", &mat1}, {"mat2", &mat2}}, "addmm");
   TIDE_CHECK(mat1.dim() == 2, "[addmm] mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   TIDE_CHECK(mat2.dim() == 2, "[addmm] mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_mm_shapes(mat1, mat2, "addmm");

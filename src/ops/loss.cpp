@@ -46,7 +46,8 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                 Reduction reduction, int64_t ignore_index) {
   detail::check_defined(input, "nll_loss", "input");
   detail::check_defined(target, "nll_loss", "target");
-  const Device device = detail::common_device({&input, &target, &weight}, "nll_loss");
+  const Device device = detail::same_device(
+      {{"self", &input}, {"target", &target}, {"weight", &weight}}, "nll_loss");
   check_loss_shapes(input, target, "nll_loss");
   check_target_dtype(target, "nll_loss");
   TIDE_CHECK(input.is_floating_point(), "[nll_loss] \"nll_loss_out_frame\" not implemented for '",
@@ -79,7 +80,8 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
                      Reduction reduction, int64_t ignore_index) {
   detail::check_defined(input, "cross_entropy", "input");
   detail::check_defined(target, "cross_entropy", "target");
-  detail::common_device({&input, &target, &weight}, "cross_entropy");
+  detail::same_device({{"self", &input}, {"target", &target}, {"weight", &weight}},
+                      "cross_entropy");
   TIDE_CHECK(!target.is_floating_point(), "[cross_entropy] expected scalar type Long but found ",
              detail::torch_type_name(target.dtype()),
              " for target; class-probability (floating) targets are not supported yet, pass "

@@ -23,6 +23,24 @@ Device common_device(std::initializer_list<const Tensor*> operands, const char* 
   return Device(kCPU);
 }
 
+Device same_device(std::initializer_list<NamedOperand> operands, const char* where) {
+  const Tensor* first = nullptr;
+  for (const NamedOperand& operand : operands) {
+    const Tensor* t = operand.tensor;
+    if (!t->defined()) continue;
+    if (!first) {
+      first = t;
+      continue;
+    }
+    TIDE_CHECK(t->device() == first->device(), "[", where,
+               "] Expected all tensors to be on the same device, but found at least two devices, ",
+               first->device(), " and ", t->device(), "! (when checking argument for argument ",
+               operand.name, " in method wrapper__", where,
+               "); move it with .to(device) before the call");
+  }
+  return first ? first->device() : Device(kCPU);
+}
+
 DimVector broadcast_shapes(const DimVector& a, const DimVector& b, const char* where) {
   int64_t n = std::max(a.size(), b.size());
   DimVector out(n);

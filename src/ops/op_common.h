@@ -14,9 +14,24 @@
 
 namespace tide::detail {
 
-/// The device every operand lives on. Raises torch's cross-device error otherwise; a 0-dim cpu
-/// tensor is allowed next to a cuda tensor (it acts as a scalar), as torch.
+/// For elementwise ops only (torch's TensorIterator ops: binary, where, ...): the device every
+/// operand lives on. Raises torch's cross-device error otherwise; a 0-dim cpu tensor is allowed
+/// next to a cuda tensor (it acts as a scalar: torch's wrapped-number rule). Never use it for
+/// an op that hands a non-elementwise operand (an index, a target, a weight) to its kernel:
+/// that kernel would get a host pointer on a GPU (see same_device).
 Device common_device(std::initializer_list<const Tensor*> operands, const char* where);
+
+/// One operand of an op, with the argument name torch's cross-device message gives it.
+struct NamedOperand {
+  const char* name;
+  const Tensor* tensor;
+};
+
+/// Every other op: all defined operands on one device, with no exception for 0-dim cpu
+/// tensors. Raises torch's message, naming the argument that differs from the first operand
+/// ("... cuda:0 and cpu! (when checking argument for argument index in method
+/// wrapper__index_select)").
+Device same_device(std::initializer_list<NamedOperand> operands, const char* where);
 
 /// torch's broadcasting of two shapes; the error names both shapes.
 DimVector broadcast_shapes(const DimVector& a, const DimVector& b, const char* where);

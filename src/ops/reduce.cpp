@@ -211,8 +211,7 @@ Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::option
 Tensor& sum_out(Tensor& out, const Tensor& a) {
   detail::check_defined(out, "sum_out", "out");
   detail::check_defined(a, "sum_out", "input");
-  const Device device = detail::common_device({&out, &a}, "sum_out");
-  (void)device;
+  detail::same_device({{"out", &out}, {"self", &a}}, "sum_out");
   TIDE_CHECK(out.numel() == 1, "[sum_out] out must hold exactly one element for a whole-tensor "
              "sum, but it has shape ", detail::shape_str(out.shape()),
              "; pass a 0-dim tensor such as tide::empty({}, dtype)");

@@ -21,7 +21,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
     detail::check_defined(t, "cat", "every tensor in the list");
-    detail::common_device({&tensors[0], &t}, "cat");
+    detail::same_device({{"tensors", &tensors[0]}, {"tensors", &t}}, "cat");
     TIDE_CHECK(t.dim() > 0, "[cat] zero-dimensional tensor (at position ", i,
                ") cannot be concatenated; unsqueeze it to one dimension or use stack");
     dtype = i == 0 ? t.dtype() : promote_types(dtype, t.dtype());
@@ -88,7 +88,7 @@ std::vector<Tensor> split(const Tensor& a, std::vector<int64_t> split_sizes, int
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   detail::check_defined(a, "index_select", "input");
   detail::check_defined(index, "index_select", "index");
-  const Device device = detail::common_device({&a, &index}, "index_select");
+  const Device device = detail::same_device({{"self", &a}, {"index", &index}}, "index_select");
   TIDE_CHECK(index.dim() <= 1, "[index_select] index_select(): Index is supposed to be a vector, "
              "but got an index of shape ", detail::shape_str(index.shape()));
   TIDE_CHECK(index.dtype() == kInt64 || index.dtype() == kInt32,

@@ -43,6 +43,10 @@ class Backend {
   /// This host thread's current device.
   virtual int current_device() const = 0;
   virtual void set_device(int device) = 0;
+  /// Makes `device` current again when a guard ends: never throws and runs no per-device
+  /// setup. The real CUDA backend sets it only when its context is already active, and
+  /// otherwise only remembers it (Note [Restoring a device], backends/cuda/thread_device.h).
+  virtual void restore_device(int device) noexcept = 0;
   virtual cuda::DeviceProperties properties(int device) const = 0;
   virtual bool can_access_peer(int device, int peer) const = 0;
   /// Blocks until every stream of the device has finished the work enqueued before the call.

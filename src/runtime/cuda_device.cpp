@@ -68,7 +68,7 @@ int guard_index(const Device& device) {
 DeviceGuard::DeviceGuard(Device device) : DeviceGuard(guard_index(device)) {}
 
 DeviceGuard::~DeviceGuard() {
-  if (original_ >= 0) runtime::backend(kCUDA)->set_device(original_);
+  if (original_ >= 0) runtime::backend(kCUDA)->restore_device(original_);
 }
 
 }  // namespace tide::cuda

@@ -63,7 +63,7 @@ StreamGuard::StreamGuard(const Stream& stream)
 StreamGuard::~StreamGuard() {
   runtime::set_current_stream(original_stream_);
   runtime::Backend& b = *runtime::backend(kCUDA);
-  if (b.current_device() != original_device_) b.set_device(original_device_);
+  if (b.current_device() != original_device_) b.restore_device(original_device_);
 }
 
 }  // namespace tide::cuda

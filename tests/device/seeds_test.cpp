@@ -254,6 +254,47 @@ TEST(Seeds, AZeroDimCpuTensorIsAcceptedAsAScalarNextToACudaTensor) {
   EXPECT_EQ(a.tolist<float>(), (std::vector<float>{2, 4, 6}));
 }
 
+// torch's wrapped-number rule belongs to elementwise ops only: everywhere else a 0-dim cpu
+// tensor next to a cuda one is a cross-device error, never a host pointer handed to a kernel.
+TEST(Seeds, AZeroDimCpuTensorIsACrossDeviceErrorOutsideElementwiseOps) {
+  TIDE_REQUIRE_DEVICES(1);
+  const Tensor x = tensor({1., 2., 3.}, TensorOptions(kCuda0));
+  const Tensor logits = tensor({{1., 2.}, {3., 4.}}, TensorOptions(kCuda0));
+  const Tensor cpu_index = tensor(int64_t{0});  // 0-dim, cpu
+  ASSERT_EQ(cpu_index.dim(), 0);
+  const std::string kWords =
+      "Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+      "and cpu! (when checking argument for argument ";
+  EXPECT_THAT(error_of([&] { (void)x.index_select(0, cpu_index); }),
+              HasSubstr("[index_select] " + kWords + "index in method wrapper__index_select)"));
+  EXPECT_THAT(error_of([&] { (void)index_select(x, 0, cpu_index); }),
+              HasSubstr(kWords + "index in method wrapper__index_select)"));
+  // An unbatched (C,) input takes a 0-dim target.
+  EXPECT_THAT(error_of([&] { (void)nll_loss(x.log_softmax(0), cpu_index); }),
+              HasSubstr("[nll_loss] " + kWords + "target in method wrapper__nll_loss)"));
+  EXPECT_THAT(error_of([&] { (void)cross_entropy(x, cpu_index); }),
+              HasSubstr("[cross_entropy] " + kWords + "target"));
+  const Tensor cuda_target = tensor({0, 1}, TensorOptions(kCuda0));
+  EXPECT_THAT(error_of([&] { (void)cross_entropy(logits, cuda_target, tensor(1.)); }),
+              HasSubstr(kWords + "weight"));
+  EXPECT_THAT(error_of([&] { (void)nll_loss(logits, cuda_target, tensor(1.)); }),
+              HasSubstr(kWords + "weight"));
+  EXPECT_THAT(error_of([&] { (void)addmm(tensor(1.), logits, logits); }),
+              HasSubstr("[addmm] Expected all tensors to be on the same device, but found at least "
+                        "two devices, cpu and cuda:0! (when checking argument for argument mat1"));
+  EXPECT_THAT(error_of([&] { (void)mm(logits, tensor(2.)); }), HasSubstr(kWords + "mat2"));
+  EXPECT_THAT(error_of([&] { (void)matmul(x, tensor(2.)); }), HasSubstr(kWords + "mat2"));
+  Tensor cpu_out = tensor(0.);
+  EXPECT_THAT(error_of([&] { sum_out(cpu_out, x); }),
+              HasSubstr("[sum_out] Expected all tensors to be on the same device, but found at "
+                        "least two devices, cpu and cuda:0! (when checking argument for argument self"));
+  EXPECT_THAT(error_of([&] { (void)cat({x, tensor(2.)}); }), HasSubstr(kWords + "tensors"));
+  // Nothing was enqueued: the device keeps working, and the same calls on one device run.
+  EXPECT_EQ(x.index_select(0, cpu_index.cuda(0)).tolist<float>(), (std::vector<float>{1}));
+  EXPECT_EQ(cross_entropy(logits, cuda_target).device(), kCuda0);
+  EXPECT_EQ(cpu_out.item<float>(), 0.f);
+}
+
 TEST(Seeds, GetDeviceIsMinusOneOnCpuAndTheIndexOnCuda) {
   EXPECT_EQ(empty({1}).get_device(), -1);
   EXPECT_EQ(tensor({1., 2.}).get_device(), -1);

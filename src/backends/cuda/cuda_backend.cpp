@@ -140,15 +140,20 @@ void CudaBackend::enable_peer_access(int index, int peer) {
 }
 
 int CudaBackend::current_device() const {
-  int device = 0;
-  TIDE_CUDA_CHECK(cudaGetDevice(&device));
-  return device;
+  const int device = logical_current_device();
+  if (device >= 0) return device;
+  int failed = 0;
+  TIDE_CUDA_CHECK(cudaGetDevice(&failed));  // raises the driver's error
+  return failed;
 }
 
 void CudaBackend::set_device(int index) {
   device(index);
   TIDE_CUDA_CHECK(cudaSetDevice(index));
+  thread_device().forget_target();
 }
+
+void CudaBackend::restore_device(int index) noexcept { cuda::restore_device(index); }
 
 tide::cuda::DeviceProperties CudaBackend::properties(int index) const {
   const cudaDeviceProp& p = device(index).props;
@@ -262,11 +267,13 @@ uint64_t CudaBackend::begin_native_launch(runtime::StreamHandle stream,
     // Skip this function and NativeLaunch's constructor: the trace starts at run_kernel.
     backtrace = std::make_shared<const runtime::RawBacktrace>(runtime::capture_backtrace(2));
   }
-  int current = 0;
-  TIDE_CUDA_CHECK(cudaGetDevice(&current));
+  const int previous = logical_current_device();
+  int real = 0;
+  TIDE_CUDA_CHECK(cudaGetDevice(&real));
   const uint64_t seq = next_seq(*s, info, std::move(backtrace));
   // Last: nothing below throws, so the launch always ends with the device restored.
-  if (current != s->device) TIDE_CUDA_CHECK(cudaSetDevice(s->device));
+  if (real != s->device) TIDE_CUDA_CHECK(cudaSetDevice(s->device));
+  thread_device().forget_target();
   LaunchContext& c = t_launch.context;
   c.device = s->device;
   c.stream = s->stream;
@@ -276,7 +283,7 @@ uint64_t CudaBackend::begin_native_launch(runtime::StreamHandle stream,
   c.max_threads_per_sm = d.props.maxThreadsPerMultiProcessor;
   c.errors = static_cast<DeviceErrorRecord*>(d.record.get());
   c.error_flag = d.flag_device;
-  t_launch.restore_device = current;
+  t_launch.restore_device = previous;
   t_launch.open = true;
   nvtxRangePushA(info.op);
   return seq;
@@ -286,8 +293,9 @@ void CudaBackend::end_native_launch() noexcept {
   if (!t_launch.open) return;
   nvtxRangePop();
   t_launch.open = false;
+  // Note [Restoring a device]: never a new context on the previous device.
   if (t_launch.restore_device != t_launch.context.device) {
-    TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(t_launch.restore_device));
+    cuda::restore_device(t_launch.restore_device);
   }
 }
 
@@ -402,11 +410,13 @@ void* CudaBackend::malloc(int index, size_t nbytes) {
 
 void CudaBackend::free(int index, void* ptr, size_t) noexcept {
   if (ptr == nullptr) return;
-  int current = 0;
-  TIDE_CUDA_CHECK_NOTHROW(cudaGetDevice(&current));
-  if (current != index) TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(index));
+  // The device owning ptr has a context (it allocated ptr), so entering it creates none.
+  const int previous = logical_current_device();
+  RuntimeDriver driver;
+  const bool enter = driver.get() != index;
+  if (enter) TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(index));
   TIDE_CUDA_CHECK_NOTHROW(cudaFree(ptr));
-  if (current != index) TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(current));
+  if (enter) cuda::restore_device(previous);
 }
 
 int64_t CudaBackend::memory_in_use(int index) const {
@@ -432,6 +442,11 @@ uint64_t CudaBackend::memcpy_async(void* dst, const void* src, size_t nbytes,
 }
 
 void* CudaBackend::host_alloc(size_t nbytes) {
+  // On a device that already has a context (Note [Restoring a device]): pinning memory must
+  // not create a context on the current device when the process works on another one.
+  RuntimeDriver driver;
+  const int current = logical_current_device();
+  CudaDeviceGuard guard(host_alloc_device(driver, current < 0 ? 0 : current, device_count()));
   void* p = nullptr;
   const cudaError_t status = cudaHostAlloc(&p, nbytes == 0 ? 1 : nbytes, cudaHostAllocDefault);
   if (status == cudaErrorMemoryAllocation) {

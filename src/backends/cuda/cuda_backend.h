@@ -54,6 +54,7 @@ class CudaBackend final : public runtime::Backend {
   int device_count() const override { return static_cast<int>(devices_.size()); }
   int current_device() const override;
   void set_device(int device) override;
+  void restore_device(int device) noexcept override;
   tide::cuda::DeviceProperties properties(int device) const override;
   bool can_access_peer(int device, int peer) const override;
   void synchronize_device(int device) override;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/runtime_driver.h"
 
 namespace tide::backends::cuda {
 
@@ -47,24 +48,27 @@ using DeviceMemoryOwner = UniqueHandle<void*, &cudaFree>;
 /// Page-locked host memory from cudaHostAlloc.
 using HostMemoryOwner = UniqueHandle<void*, &cudaFreeHost>;
 
-/// Makes `device` current on this thread for the object's lifetime, restoring the previous
-/// device after; does nothing when it already is current (no driver call but cudaGetDevice).
+/// Makes `device` current on this thread for the object's lifetime, then makes the previous
+/// device current again without creating its context (Note [Restoring a device]); no driver
+/// call but cudaGetDevice when `device` already is current.
 class CudaDeviceGuard {
  public:
-  explicit CudaDeviceGuard(int device) {
-    TIDE_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (previous_ != device) TIDE_CUDA_CHECK(cudaSetDevice(device));
-    device_ = device;
+  explicit CudaDeviceGuard(int device) : previous_(logical_current_device()) {
+    int real = 0;
+    TIDE_CUDA_CHECK(cudaGetDevice(&real));
+    if (real != device) TIDE_CUDA_CHECK(cudaSetDevice(device));
+    thread_device().forget_target();
+    changed_ = previous_ != device;
   }
   ~CudaDeviceGuard() {
-    if (previous_ != device_) TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(previous_));
+    if (changed_) restore_device(previous_);
   }
   CudaDeviceGuard(const CudaDeviceGuard&) = delete;
   CudaDeviceGuard& operator=(const CudaDeviceGuard&) = delete;
 
  private:
-  int previous_ = 0;
-  int device_ = 0;
+  int previous_;
+  bool changed_ = false;
 };
 
 }  // namespace tide::backends::cuda

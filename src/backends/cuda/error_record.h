@@ -23,12 +23,14 @@ namespace tide::backends::cuda {
 /// channel with the op looked up in the stream's OpRing by the record's sequence number —
 /// exactly the path simulated GPUs take. Work after the bad launch runs normally.
 ///
-/// Ownership: the first launch to claim the record (CAS of `token` from empty to its
-/// launch_token) owns it until the host takes it; errors of other launches meanwhile are
-/// dropped, as the error channel keeps only the first failure. Threads of the owning launch
-/// compete under the spin lock (Volta+ schedules threads independently, so spinning cannot
-/// deadlock a warp) and the smallest position wins, so the report does not depend on thread
-/// timing and matches the cpu's (unless a synchronization on another stream takes the record
+/// Ownership: the first launch to claim the record (its token written over an empty one)
+/// owns it until the host takes it; errors of other launches meanwhile are dropped, as the
+/// error channel keeps only the first failure. Claiming and filling are one critical section
+/// under the record's spin lock (report_locked), which the take also holds (take_locked), so
+/// a take never sees a claimed but unfilled record. Threads of the owning launch compete
+/// under the lock (Volta+ schedules threads independently, so spinning cannot deadlock a
+/// warp) and the smallest position wins, so the report does not depend on thread timing and
+/// matches the cpu's (unless a synchronization on another stream takes the record
 /// while the launch is still running: its later threads then see their launch as reported,
 /// and the message may name a later bad position than the cpu's). Taking leaves a tombstone (the taken token with kTakenBit)
 /// rather than 0, so late threads of the same launch recognise their launch as reported and
@@ -74,6 +76,61 @@ TIDE_HOST_DEVICE constexpr uint64_t token_seq(uint64_t token) {
 /// An empty record (the initial state).
 TIDE_HOST_DEVICE inline DeviceErrorRecord empty_error_record() {
   return DeviceErrorRecord{0, 0, 0, INT64_MAX, 0, 0, 0};
+}
+
+/// What a reporting thread did to the record (report_locked).
+enum class ReportOutcome {
+  Filled,          // the record now holds this position (claimed now or before)
+  EarlierKept,     // the record already holds an earlier position of the same launch
+  AlreadyTaken,    // the host took this launch's error: not reported twice
+  OtherPending,    // another launch's error waits for the host: this one is dropped
+};
+
+/// The reporting thread's step, under the record's lock: claim (when the record is empty or
+/// a tombstone of another launch) and fill in one go. Host-callable so the interleavings with
+/// take_locked are unit-tested without a GPU.
+TIDE_HOST_DEVICE inline ReportOutcome report_locked(DeviceErrorRecord& r, uint64_t mine,
+                                                    int32_t kind, int64_t position,
+                                                    int64_t value, int64_t bound, int64_t aux) {
+  if (r.token == (mine | kTakenBit)) return ReportOutcome::AlreadyTaken;
+  if (r.token != mine) {
+    if (!token_is_empty(r.token)) return ReportOutcome::OtherPending;
+    r.token = mine;
+    r.position = INT64_MAX;
+  }
+  if (position >= r.position) return ReportOutcome::EarlierKept;
+  r.kind = kind;
+  r.position = position;
+  r.value = value;
+  r.bound = bound;
+  r.aux = aux;
+  return ReportOutcome::Filled;
+}
+
+/// The take's step, under the record's lock: a copy of the record for the host, and the
+/// record emptied, leaving a tombstone of a taken launch. The lock field is left alone.
+TIDE_HOST_DEVICE inline DeviceErrorRecord take_locked(DeviceErrorRecord& r) {
+  DeviceErrorRecord out = r;
+  out.lock = 0;
+  if (!token_is_empty(r.token)) r.token |= kTakenBit;
+  r.kind = 0;
+  r.position = INT64_MAX;
+  r.value = 0;
+  r.bound = 0;
+  r.aux = 0;
+  return out;
+}
+
+/// Note [Many bad elements]: a kernel over 10^7 bad targets must not push every thread
+/// through the lock. Lanes of a warp that report together elect the one with the smallest
+/// position (device_errors.cuh), and a thread skips the lock altogether when a lock-free read
+/// of the record shows its launch already taken, or already holding an earlier position:
+/// its report could not change the record. Positions only decrease while a launch owns the
+/// record, so a stale read can only send a thread to the lock needlessly, never skip a
+/// report that matters.
+TIDE_HOST_DEVICE constexpr bool report_is_redundant(uint64_t token, int64_t recorded_position,
+                                                    uint64_t mine, int64_t position) {
+  return token == (mine | kTakenBit) || (token == mine && recorded_position <= position);
 }
 
 /// A decoded record: which launch failed and the message its KernelError carries.

@@ -9,21 +9,7 @@ __global__ void take_error_record(DeviceErrorRecord* r, DeviceErrorRecord* out) 
   while (atomicCAS(&r->lock, 0u, 1u) != 0u) {
   }
   __threadfence();
-  auto* token = reinterpret_cast<unsigned long long*>(&r->token);
-  const unsigned long long taken = atomicAdd(token, 0ull);
-  out->token = taken;
-  out->lock = 0;
-  out->kind = r->kind;
-  out->position = r->position;
-  out->value = r->value;
-  out->bound = r->bound;
-  out->aux = r->aux;
-  r->kind = 0;
-  r->position = INT64_MAX;
-  r->value = 0;
-  r->bound = 0;
-  r->aux = 0;
-  if (!token_is_empty(taken)) atomicExch(token, taken | kTakenBit);
+  *out = take_locked(*r);
   __threadfence_system();
   atomicExch(&r->lock, 0u);
 }

@@ -70,6 +70,8 @@ int SimBackend::current_device() const { return t_current_device; }
 
 void SimBackend::set_device(int device) { t_current_device = device; }
 
+void SimBackend::restore_device(int device) noexcept { t_current_device = device; }
+
 cuda::DeviceProperties SimBackend::properties(int device) const {
   cuda::DeviceProperties p;
   p.name = detail::concat("tide simulated GPU (physical ", physical_ordinal(device), ")");
