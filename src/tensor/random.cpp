@@ -2,6 +2,7 @@
 // normal_/uniform_. Which Philox words become which element is Note [Philox offsets]
 // (include/tide/random.h) and Note [Random transforms] (src/kernels/distributions.h).
 
+#include "autograd/hooks.h"
 #include "tide/random.h"
 
 #include <algorithm>
@@ -143,6 +144,8 @@ void check_floating(const Tensor& self, const char* where) {
 }  // namespace
 
 Tensor& Tensor::uniform_(double from, double to) {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::random_(*this, from, to, false);
+  if (defined()) storage().bump_version();
   check_floating(*this, "Tensor::uniform_");
   TIDE_CHECK(std::isfinite(from) && std::isfinite(to), "[Tensor::uniform_] expects finite bounds, "
              "but found from=", from, ", to=", to);
@@ -153,6 +156,8 @@ Tensor& Tensor::uniform_(double from, double to) {
 }
 
 Tensor& Tensor::normal_(double mean, double std) {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::random_(*this, mean, std, true);
+  if (defined()) storage().bump_version();
   check_floating(*this, "Tensor::normal_");
   TIDE_CHECK(std >= 0.0, "[Tensor::normal_] normal expects std >= 0.0, but found std ", std);
   generate(*this, kernels::uniform_blocks(numel()), "normal_", kernels::normal_stub, mean, std);
