@@ -68,6 +68,11 @@ class Node : public std::enable_shared_from_this<Node> {
   uint64_t sequence_nr_;
 };
 
+/// Deletes a node and, iteratively, the chain of nodes only it kept alive: a graph of 10^5 ops
+/// would overflow the stack if each node's destructor destroyed the next (torch's deleteNode).
+/// Nodes are made with it as their shared_ptr deleter.
+void delete_node(Node* node);
+
 /// The edge through which a gradient for `t` flows: its grad_fn, or its leaf accumulator;
 /// invalid when t does not require grad.
 Edge gradient_edge(const Tensor& t);

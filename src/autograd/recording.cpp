@@ -17,7 +17,7 @@ std::shared_ptr<FunctionNode> make_node(const char* name, const std::vector<cons
   bool any = false;
   for (const Tensor* t : inputs) any = any || (t && t->defined() && t->requires_grad());
   if (!any) return nullptr;
-  auto node = std::make_shared<FunctionNode>(name, std::move(fn));
+  std::shared_ptr<FunctionNode> node(new FunctionNode(name, std::move(fn)), delete_node);
   node->next_edges.reserve(inputs.size());
   node->input_meta.reserve(inputs.size());
   for (const Tensor* t : inputs) {

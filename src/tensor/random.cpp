@@ -165,6 +165,7 @@ Tensor& Tensor::normal_(double mean, double std) {
 }
 
 Tensor rand(std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad()) return rand(std::move(sizes), options.requires_grad(false)).requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(!options.has_dtype() || is_floating_point(options.dtype()), "[rand] expected a "
              "floating point dtype, but got ", name(options.dtype()), "; use randint for integers");
   Tensor t = empty(std::move(sizes), options);
@@ -173,6 +174,7 @@ Tensor rand(std::vector<int64_t> sizes, TensorOptions options) {
 }
 
 Tensor randn(std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad()) return randn(std::move(sizes), options.requires_grad(false)).requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(!options.has_dtype() || is_floating_point(options.dtype()), "[randn] expected a "
              "floating point dtype, but got ", name(options.dtype()));
   Tensor t = empty(std::move(sizes), options);
