@@ -3,6 +3,8 @@
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
+#include "kernels/stubs.h"
+#include "ops/dispatch.h"
 #include "tide/factories.h"
 
 namespace tide::autograd::traced {
@@ -29,32 +31,27 @@ Tensor log_softmax(const Tensor& a, int64_t dim) {
   return r;
 }
 
-// Note [nll_loss backward]: d loss / d input[i, c] is -w[t_i] * g_i at c == t_i (divided by the
-// total weight of the non-ignored targets for Reduction::Mean) and 0 elsewhere, 0 for the whole
-// row where t_i == ignore_index. Written with existing ops: a one-hot mask of the targets
-// (eq against the class positions) times the per-row coefficient; ignored targets are replaced
-// by class 0 before any lookup and their coefficient is 0.
+// nll_loss's gradient has its own kernel (kernels/cpu/backward_kernels.h): one pass that writes
+// -weight[t] * g at each target and 0 elsewhere, instead of a one-hot mask and four ops.
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight, Reduction reduction,
                 int64_t ignore_index) {
   TIDE_CHECK(!weight.defined() || !weight.requires_grad(), "[nll_loss] the derivative for 'weight' "
              "is not implemented (as in torch); pass weight.detach()");
   Tensor r = untraced([&] { return tide::nll_loss(input, target, weight, reduction, ignore_index); });
-  auto node = make_node("NllLossBackward0", {&input}, [reduction, ignore_index](const Tensor& g, const Saved& s) {
-    const Tensor x = s[0], t = s[1], w = s[2];
-    const Tensor valid = ne(t, ignore_index);
-    const Tensor safe_t = tide::where(valid, t, 0);
-    const int64_t classes = x.size(-1);
-    Tensor row_w = w.defined() ? tide::index_select(w, 0, safe_t.reshape({-1})).reshape(t.sizes())
-                               : ones(t.sizes(), tide::device(x.device()).dtype(x.dtype()));
-    row_w = tide::where(valid, row_w, 0);
-    Tensor coef = -g * row_w;  // g: per row (None) or 0-dim (Sum, Mean)
-    if (reduction == Reduction::Mean) coef = coef / row_w.sum();
-    const Tensor positions = arange(classes, tide::device(x.device()).dtype(kInt64));
-    const Tensor hit = eq(safe_t.unsqueeze(-1), positions);  // (N, C) or (C,)
-    return grads(tide::where(hit, coef.unsqueeze(-1), 0));
+  const kernels::LossReduction kr = reduction == Reduction::None  ? kernels::LossReduction::None
+                                    : reduction == Reduction::Sum ? kernels::LossReduction::Sum
+                                                                  : kernels::LossReduction::Mean;
+  auto node = make_node("NllLossBackward0", {&input}, [kr, ignore_index, shape = input.sizes()](
+                                                           const Tensor& g, const Saved& s) {
+    const Tensor t = s[0], w = s[1];
+    const int64_t classes = shape.back(), rows = shape.size() == 1 ? 1 : shape[0];
+    const Tensor grad_input = empty({rows, classes}, tide::device(g.device()).dtype(g.dtype()));
+    detail::run_kernel(g.device(), "nll_loss_backward", kernels::nll_loss_backward_stub, grad_input,
+                       g.contiguous(), t.reshape({-1}).contiguous(),
+                       w.defined() ? w.contiguous() : Tensor(), kr, ignore_index);
+    return grads(grad_input.view(shape));
   });
   if (node) {
-    node->save(input);
     node->save(target);
     node->save(weight);
   }

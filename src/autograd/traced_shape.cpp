@@ -2,6 +2,8 @@
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
+#include "kernels/stubs.h"
+#include "ops/dispatch.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 
@@ -33,26 +35,21 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   return r;
 }
 
-// Note [index_select backward]: the gradient is index_add(zeros, dim, index, g). tide has no
-// index_add kernel yet, so it is written with existing ops: a one-hot matrix of the index
-// (k x n) transposed times g folded to (k, rest). Exact for finite gradients (each output is
-// a sum of the g rows whose index names it, with exact zeros for the rest; a non-finite g row
-// would also spread NaN to other rows through 0 * inf), O(k * n * rest) instead of
-// O(k * rest): fine for the embedding-sized uses of index_select, to be replaced by a kernel.
+// Note [index_select backward]: the gradient is index_add(zeros, dim, index, g), a kernel of its
+// own (kernels/cpu/backward_kernels.h; atomics on real GPUs). It accumulates in float32 or
+// float64 only — half-precision gradients are summed in float32 and cast back by the engine, as
+// repeated indices would otherwise lose precision at every addition.
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   Tensor r = untraced([&] { return tide::index_select(a, dim, index); });
   const int64_t d = a.dim() > 0 ? detail::wrap_dim(dim, a.dim(), "index_select") : 0;
   auto node = make_node("IndexSelectBackward0", {&a}, [d, shape = a.sizes()](const Tensor& g, const Saved& s) {
     if (shape.empty()) return grads(g.reshape({}));
-    const Tensor idx = s[0].reshape({-1});
-    const int64_t k = idx.numel(), n = shape[static_cast<size_t>(d)];
-    const Tensor positions = arange(n, tide::device(g.device()).dtype(kInt64)).unsqueeze(0);
-    const Tensor one_hot = eq(idx.unsqueeze(1), positions).to(g.dtype());  // (k, n)
-    const Tensor moved = g.transpose(0, d).contiguous();  // dim d (size k) first
-    std::vector<int64_t> moved_shape = moved.sizes();
-    const Tensor folded = moved.reshape({k, -1});
-    moved_shape[0] = n;
-    return grads(one_hot.t().mm(folded).reshape(moved_shape).transpose(0, d));
+    const Dtype acc = g.dtype() == kFloat64 ? kFloat64 : kFloat32;
+    const Tensor src = g.to(acc).contiguous();
+    const Tensor idx = s[0].reshape({-1}).contiguous();
+    const Tensor out = zeros(shape, tide::device(g.device()).dtype(acc));
+    detail::run_kernel(g.device(), "index_add", kernels::index_add_stub, out, src, idx, d);
+    return grads(out);
   });
   if (node) node->save(index);
   set_history(r, node);
