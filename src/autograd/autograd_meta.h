@@ -25,9 +25,10 @@ class Node;
 struct AutogradMeta {
   /// Set by requires_grad_ on leaves; non-leaves require grad through grad_fn.
   bool requires_grad = false;
-  /// A view (of a tensor that required grad) produced by a recorded view op: in-place writes
-  /// to it are refused (Note [In-place ops] in autograd/recording.h).
-  bool is_view = false;
+  /// For views: the tensor (not itself a view) whose storage they show, and the storage
+  /// version when grad_fn was last set (Note [Views and in-place ops] in autograd/view_history.h).
+  Tensor base;
+  uint32_t view_version = 0;
   std::shared_ptr<Node> grad_fn;
   uint32_t output_nr = 0;
   /// The leaf's AccumulateGrad node, alive while some graph refers to it.

@@ -4,6 +4,7 @@
 
 #include "autograd/accumulate_grad.h"
 #include "autograd/autograd_meta.h"
+#include "autograd/view_history.h"
 
 namespace tide::autograd {
 namespace {
@@ -37,6 +38,7 @@ void delete_node(Node* node) {
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta* meta = meta_of(t);
   if (!meta) return {};
+  if (meta->base.defined()) refresh_view_grad_fn(t);  // Note [Views and in-place ops]
   if (meta->grad_fn) return {meta->grad_fn, meta->output_nr};
   if (meta->requires_grad) return {grad_accumulator(t), 0};
   return {};

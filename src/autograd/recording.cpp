@@ -43,12 +43,11 @@ Tensor sum_to(const Tensor& g, const DimVector& shape) {
   return r.reshape(shape.vec());
 }
 
-void set_history(const Tensor& out, const std::shared_ptr<FunctionNode>& node, bool is_view) {
+void set_history(const Tensor& out, const std::shared_ptr<FunctionNode>& node) {
   if (!node || !out.defined() || !out.is_floating_point()) return;
   AutogradMeta& meta = materialize_meta(out);
   meta.grad_fn = node;
   meta.output_nr = 0;
-  meta.is_view = meta.is_view || is_view;
   if (out.is_cuda()) node->stream = cuda::current_stream(out.device().index());
 }
 
@@ -57,16 +56,22 @@ void check_inplace(const Tensor& self, bool operand_requires_grad, const char* o
   TIDE_CHECK(!(meta && meta->requires_grad && !meta->grad_fn), "[", op,
              "] a leaf Variable that requires grad is being used in an in-place operation. Run "
              "the update under tide::NoGradGuard (as optimizers do), or modify a clone().");
-  const bool involves_grad = operand_requires_grad || self.requires_grad();
-  if (!involves_grad) return;
-  // Part of a larger storage: a view, whose base's history tide cannot rewrite yet.
+  if (meta && meta->base.defined()) {
+    const AutogradMeta* base = meta_of(meta->base);
+    TIDE_CHECK(!(base && base->requires_grad && !base->grad_fn), "[", op,
+               "] a view of a leaf Variable that requires grad is being used in an in-place "
+               "operation. Modify a clone() of the leaf, or run the update under tide::NoGradGuard.");
+    return;  // Note [Views and in-place ops]
+  }
+  if (!operand_requires_grad && !self.requires_grad()) return;
+  // Part of a larger storage, but not a view autograd recorded: a view of a plain tensor.
   const bool partial = self.storage_offset() != 0 || self.nbytes() != self.storage().nbytes() ||
                        !self.is_contiguous();
-  TIDE_CHECK(!(meta && meta->is_view) && !partial, "[", op,
-             "] in-place operation on a view of a tensor, with an operand that requires grad: "
-             "tide does not rewrite the base tensor's history for this yet (torch's CopySlices), "
-             "so the gradient would be lost. Write to a clone() of the view, or build the result "
-             "with out-of-place ops (e.g. cat, where).");
+  TIDE_CHECK(!partial, "[", op,
+             "] in-place write of an operand that requires grad into a view of a tensor that does "
+             "not: tide records views only of tensors that require grad, so the base tensor's "
+             "history cannot be rewritten and the gradient would be lost. Call requires_grad_() "
+             "on the base, or build the result with out-of-place ops (e.g. cat, where).");
 }
 
 }  // namespace tide::autograd

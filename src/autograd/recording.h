@@ -5,11 +5,10 @@
 // mode); on any other tensor it runs, bumps the storage's version (so backward functions that
 // saved the old value raise instead of computing a wrong gradient) and, when self or an
 // operand requires grad, makes the op's node self's new grad_fn, with self's previous history
-// as one of its inputs (torch's rebase_history). torch also rewrites the history of the *base*
-// when a view is written in place (CopySlices); tide does not do that yet and raises instead,
-// naming the op, for in-place writes to a view of a tensor that requires grad and for in-place
-// writes of a grad-requiring operand into part of a plain tensor's storage: that case would
-// otherwise silently lose gradients. clone() the view first, or write with out-of-place ops.
+// as one of its inputs (torch's rebase_history); on a view, the base's history is rewritten
+// (Note [Views and in-place ops] in autograd/view_history.h). Views of tensors that do not
+// require grad are not recorded (keeping plain views free of metadata), so writing an operand
+// that requires grad into one raises instead of losing the gradient.
 
 #include <initializer_list>
 #include <memory>
@@ -30,7 +29,7 @@ std::shared_ptr<FunctionNode> make_node(const char* name, const std::vector<cons
 
 /// Makes `out` the output of `node` (its grad_fn), and records the stream the forward op ran on.
 /// Non-floating outputs stay plain: they are not differentiable (torch).
-void set_history(const Tensor& out, const std::shared_ptr<FunctionNode>& node, bool is_view = false);
+void set_history(const Tensor& out, const std::shared_ptr<FunctionNode>& node);
 
 /// Raises torch's errors for an in-place op on `self` (Note [In-place ops]) before it runs.
 void check_inplace(const Tensor& self, bool operand_requires_grad, const char* op);

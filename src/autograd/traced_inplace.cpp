@@ -1,9 +1,10 @@
 // Derivatives of the in-place ops (Note [In-place ops] in autograd/recording.h): the node is made
 // before the op runs, so its first input is self's history up to now, and then becomes self's
-// grad_fn.
+// grad_fn — or, for a view, its base's CopySlices (Note [Views and in-place ops]).
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
+#include "autograd/view_history.h"
 #include "ops/elementwise.h"
 #include "tide/factories.h"
 
@@ -23,7 +24,7 @@ Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
     return grads(g, s.needs(1) ? scaled(g, alpha) : Tensor());
   });
   untraced([&] { return &detail::add_(self, other, alpha); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -31,7 +32,7 @@ Tensor& add_(Tensor& self, Scalar other, Scalar alpha) {
   check_inplace(self, false, "Tensor::add_");
   auto node = make_node("AddBackward1", {&self}, [](const Tensor& g, const Saved&) { return grads(g); });
   untraced([&] { return &detail::add_(self, other, alpha); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -41,7 +42,7 @@ Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
     return grads(g, s.needs(1) ? -scaled(g, alpha) : Tensor());
   });
   untraced([&] { return &detail::sub_(self, other, alpha); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -49,7 +50,7 @@ Tensor& sub_(Tensor& self, Scalar other, Scalar alpha) {
   check_inplace(self, false, "Tensor::sub_");
   auto node = make_node("SubBackward1", {&self}, [](const Tensor& g, const Saved&) { return grads(g); });
   untraced([&] { return &detail::sub_(self, other, alpha); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -64,7 +65,7 @@ Tensor& mul_(Tensor& self, const Tensor& other) {
     node->save(operand_requires_grad(other) ? untraced([&] { return self.clone(); }) : Tensor());
   }
   untraced([&] { return &detail::mul_(self, other); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -72,7 +73,7 @@ Tensor& mul_(Tensor& self, Scalar other) {
   check_inplace(self, false, "Tensor::mul_");
   auto node = make_node("MulBackward1", {&self}, [other](const Tensor& g, const Saved&) { return grads(g * other); });
   untraced([&] { return &detail::mul_(self, other); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -88,7 +89,7 @@ Tensor& div_(Tensor& self, const Tensor& other) {
     node->save(operand_requires_grad(other) ? untraced([&] { return self.clone(); }) : Tensor());
   }
   untraced([&] { return &detail::div_(self, other); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -96,7 +97,7 @@ Tensor& div_(Tensor& self, Scalar other) {
   check_inplace(self, false, "Tensor::div_");
   auto node = make_node("DivBackward1", {&self}, [other](const Tensor& g, const Saved&) { return grads(g / other); });
   untraced([&] { return &detail::div_(self, other); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -107,7 +108,7 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
     return grads(s.needs(0) ? zeros_like(g) : Tensor(), s.needs(1) ? g.to(src_device) : Tensor());
   });
   untraced([&] { return &self.copy_(src, non_blocking); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -115,7 +116,7 @@ Tensor& fill_(Tensor& self, Scalar value) {
   check_inplace(self, false, "Tensor::fill_");
   auto node = make_node("FillBackward0", {&self}, [](const Tensor& g, const Saved&) { return grads(zeros_like(g)); });
   untraced([&] { return &self.fill_(value); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -126,7 +127,7 @@ Tensor& fill_(Tensor& self, const Tensor& value) {
     return grads(s.needs(0) ? zeros_like(g) : Tensor(), s.needs(1) ? g.sum().to(value_device) : Tensor());
   });
   untraced([&] { return &self.fill_(value); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 
@@ -135,7 +136,7 @@ Tensor& random_(Tensor& self, double a, double b, bool normal) {
   auto node = make_node(normal ? "NormalBackward0" : "UniformBackward0", {&self},
                         [](const Tensor& g, const Saved&) { return grads(zeros_like(g)); });
   untraced([&] { return normal ? &self.normal_(a, b) : &self.uniform_(a, b); });
-  set_history(self, node);
+  rebase_history(self, node);
   return self;
 }
 

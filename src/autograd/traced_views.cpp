@@ -5,6 +5,7 @@
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
+#include "autograd/view_history.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 
@@ -12,7 +13,11 @@ namespace tide::autograd::traced {
 namespace {
 
 Tensor finish_view(Tensor out, const Tensor& in, const std::shared_ptr<FunctionNode>& node) {
-  set_history(out, node, /*is_view=*/out.storage().is_alias_of(in.storage()));
+  if (out.storage().is_alias_of(in.storage())) {
+    set_view_history(out, in, node);
+  } else {
+    set_history(out, node);  // reshape that had to copy
+  }
   return out;
 }
 

@@ -253,13 +253,50 @@ TEST(Autograd, InPlaceOnANonLeafRebasesItsHistory) {
   EXPECT_EQ(values(w.grad()), (std::vector<double>{2, 4}));
 }
 
-TEST(Autograd, InPlaceWritesIntoViewsWithGradientsRaiseInsteadOfLosingThem) {
-  Tensor x = ones({4}).requires_grad_();
+TEST(Autograd, InPlaceOnAViewRewritesItsBasesHistory) {
+  Tensor x = tensor({1.0, 2.0, 3.0, 4.0}).requires_grad_();
   Tensor y = x * 2;
-  EXPECT_THAT(error_of([&] { y.narrow(0, 0, 2).mul_(3); }), HasSubstr("in-place operation on a view"));
+  y.narrow(0, 0, 2).mul_(3);
+  EXPECT_STREQ(y.grad_fn()->name(), "CopySlices");
+  y.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{6, 6, 2, 2}));
+}
+
+TEST(Autograd, AnOlderViewSeesItsBaseWrittenInPlace) {
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
+  Tensor y = x * 2;
+  Tensor first = y[0];
+  y.mul_(3);  // first now holds 6 * x[0]
+  EXPECT_STREQ(first.grad_fn()->name(), "SelectBackward0");  // replayed when next used
+  (first * 1).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{6, 0}));
+}
+
+TEST(Autograd, AViewWrittenThroughAnotherViewGetsTheNewHistory) {
+  Tensor x = tensor({1.0, 2.0, 3.0}).requires_grad_();
+  Tensor w = tensor({5.0}).requires_grad_();
+  Tensor y = x * 1;
+  Tensor all = y.view({3});
+  y.narrow(0, 1, 1).copy_(w);  // y[1] is now w
+  all.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{1, 0, 1}));
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{1}));
+}
+
+TEST(Autograd, InPlaceOnAViewOfALeafThatRequiresGradRaises) {
+  Tensor x = ones({4}).requires_grad_();
+  EXPECT_THAT(error_of([&] { x.narrow(0, 0, 2).mul_(3); }),
+              HasSubstr("a view of a leaf Variable that requires grad is being used in an in-place operation."));
+}
+
+TEST(Autograd, WritingAGradientIntoAViewOfAPlainTensorRaisesInsteadOfLosingIt) {
+  Tensor x = ones({4}).requires_grad_();
   Tensor buffer = zeros({4});
   EXPECT_THAT(error_of([&] { buffer.narrow(0, 1, 2).copy_(x.narrow(0, 0, 2)); }),
-              HasSubstr("in-place operation on a view"));
+              HasSubstr("into a view of a tensor that does not"));
+  buffer.requires_grad_();  // a leaf now: torch refuses in-place writes to its views
+  EXPECT_THAT(error_of([&] { buffer.narrow(0, 1, 2).copy_(x.narrow(0, 0, 2)); }),
+              HasSubstr("a view of a leaf Variable"));
 }
 
 TEST(Autograd, CopyIntoAPlainTensorMakesItPartOfTheGraph) {

@@ -206,6 +206,22 @@ TEST(Gradcheck, InPlaceOpsOnNonLeaves) {
   }, {rnd({3}, 122), rnd({2}, 123)}));
 }
 
+TEST(Gradcheck, InPlaceOpsOnViews) {
+  EXPECT_TRUE(gradcheck([](V x) {
+    Tensor y = x[0] * 1.0;
+    y.narrow(1, 1, 2).mul_(x[1]);          // a view written with an operand
+    y.select(1, 0).add_(x[2].exp(), 0.5);  // another view of the same base
+    y.t()[2].div_(x[2]);                   // a view of a view
+    return y * y;
+  }, {rnd({3, 4}, 128), rnd({3, 2}, 129), positive({3}, 130)}));
+  EXPECT_TRUE(gradcheck([](V x) {
+    Tensor y = x[0] * 2.0;
+    Tensor row = y[1];
+    y.mul_(x[1]);  // the base written in place after the view was taken
+    return row * 3 + y.sum(0);
+  }, {rnd({2, 3}, 131), rnd({2, 3}, 132)}));
+}
+
 TEST(Gradcheck, ACompositeTrainingStep) {
   const Tensor target = tensor({0, 2, 1});
   EXPECT_TRUE(gradcheck([&](V x) {

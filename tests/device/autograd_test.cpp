@@ -73,6 +73,12 @@ std::vector<Case> cases() {
       {"softmax", [](auto& x) { return x[0].softmax(1) + x[0].log_softmax(0); }, {r({2, 3})}},
       {"cross_entropy", [](auto& x) { return cross_entropy(x[0], x[1], x[2].detach(), Reduction::Mean, 1); },
        {r({4, 3}), tensor({0, 1, 2, 1}), pos({3})}},
+      {"in place on views", [](auto& x) {
+         Tensor y = x[0] * 1.0f;
+         y.narrow(1, 1, 2).mul_(x[1]);
+         y.select(1, 0).add_(x[0].sum(1));
+         return y;
+       }, {r({3, 4}), r({3, 2})}},
       {"copies", [](auto& x) { return x[0].to(kFloat64).to(kFloat32).clone() * x[0].cpu().to(x[0].device()); }, {r({3})}},
   };
 }
