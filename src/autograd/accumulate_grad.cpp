@@ -13,6 +13,7 @@ AccumulateGrad::AccumulateGrad(Tensor variable) : Node("AccumulateGrad"), variab
 }
 
 std::vector<Tensor> AccumulateGrad::apply(const Tensor& grad) {
+  std::lock_guard<std::mutex> lock(mutex_);
   AutogradMeta& meta = materialize_meta(variable_);
   Tensor& slot = meta.grad;
   if (!slot.defined()) {

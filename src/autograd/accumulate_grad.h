@@ -1,6 +1,8 @@
 #pragma once
 // AccumulateGrad: the node at each leaf that requires grad; adds incoming gradients to grad().
 
+#include <mutex>
+
 #include "autograd/node.h"
 
 namespace tide::autograd {
@@ -14,6 +16,7 @@ class AccumulateGrad final : public Node {
 
  private:
   Tensor variable_;
+  std::mutex mutex_;  // two threads' backward passes may reach one leaf (torch locks here too)
 };
 
 /// The leaf's accumulator, created on first use.

@@ -336,6 +336,14 @@ TEST(Autograd, NodesAreNamedAsTorchNamesThem) {
   EXPECT_TRUE(x.to(kFloat32).is_same(x));  // no copy, no node
 }
 
+TEST(Autograd, PrintingShowsRequiresGradAndGradFnAsTorch) {
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
+  EXPECT_EQ(x.str(), "tensor([1., 2.], requires_grad=True)");
+  EXPECT_EQ((x * 2).str(), "tensor([2., 4.], grad_fn=<MulBackward1>)");
+  EXPECT_EQ(x.to(kFloat64).str(), "tensor([1., 2.], dtype=tide.float64, grad_fn=<ToCopyBackward0>)");
+  EXPECT_EQ(x.detach().str(), "tensor([1., 2.])");
+}
+
 TEST(Autograd, ALongChainBackpropagatesWithoutRecursion) {
   Tensor x = tensor({1.0}).requires_grad_();
   Tensor y = x;
