@@ -5,7 +5,8 @@
 
 namespace tide::autograd {
 
-AccumulateGrad::AccumulateGrad(Tensor variable) : Node("AccumulateGrad"), variable_(std::move(variable)) {
+AccumulateGrad::AccumulateGrad(Tensor variable)
+    : Node("AccumulateGrad"), variable_(std::move(variable)) {
   // Leaves accumulate as soon as their gradient is complete (torch gives them the highest
   // sequence number for the same reason).
   set_sequence_nr(UINT64_MAX);

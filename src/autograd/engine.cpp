@@ -50,15 +50,17 @@ Tensor validate(Tensor grad, const InputMeta& meta, const Node& node, size_t ind
 }
 
 struct NodeState {
-  Tensor buffer;        // the summed incoming gradient (Note [One output per node])
+  Tensor buffer;  // the summed incoming gradient (Note [One output per node])
   int dependencies = 0;
-  bool needed = true;   // some captured input (autograd::grad) is reachable from here
-  bool execute = true;  // run apply (false for captured leaves' accumulators)
+  bool needed = true;            // some captured input (autograd::grad) is reachable from here
+  bool execute = true;           // run apply (false for captured leaves' accumulators)
   std::vector<size_t> captures;  // autograd::grad: which inputs this node's gradient answers
 };
 
 struct LaterFirst {
-  bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
+  bool operator()(const Node* a, const Node* b) const {
+    return a->sequence_nr() < b->sequence_nr();
+  }
 };
 
 class GraphTask {
@@ -113,8 +115,10 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
                                  const std::vector<Tensor>& grad_outputs, bool retain_graph,
                                  const std::vector<Tensor>* inputs, const char* where) {
   TIDE_CHECK(grad_outputs.empty() || grad_outputs.size() == outputs.size(), "[", where,
-             "] grad_outputs should be a sequence of length ", outputs.size(), " (one per output) "
-             "but got ", grad_outputs.size());
+             "] grad_outputs should be a sequence of length ", outputs.size(),
+             " (one per output) "
+             "but got ",
+             grad_outputs.size());
   NoGradGuard no_grad;  // backward functions are not recorded (no create_graph)
   GraphTask task;
 
@@ -172,7 +176,8 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     if (c != captures.end()) st.captures = c->second;
     if (!inputs) continue;
     bool child_needed = false;
-    for (const Edge& e : n->next_edges) child_needed |= e.valid() && task.states_[e.node.get()].needed;
+    for (const Edge& e : n->next_edges)
+      child_needed |= e.valid() && task.states_[e.node.get()].needed;
     st.needed = child_needed || !st.captures.empty();
     st.execute = child_needed;
   }
@@ -180,7 +185,9 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     for (auto& [node, idx] : captures) {
       TIDE_CHECK(task.states_.count(node), "[", where,
                  "] One of the differentiated Tensors appears to not have been used in the graph "
-                 "(input ", idx.front(), "); tide has no allow_unused yet: pass only inputs the "
+                 "(input ",
+                 idx.front(),
+                 "); tide has no allow_unused yet: pass only inputs the "
                  "outputs depend on");
     }
   }
@@ -201,7 +208,8 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
   {
     std::unordered_set<Node*> queued;
     for (Node* r : root_nodes) {
-      if (task.states_[r].needed && task.states_[r].dependencies == 0 && queued.insert(r).second) ready.push(r);
+      if (task.states_[r].needed && task.states_[r].dependencies == 0 && queued.insert(r).second)
+        ready.push(r);
     }
   }
 

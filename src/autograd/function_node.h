@@ -39,7 +39,9 @@ class FunctionNode final : public Node {
  public:
   FunctionNode(const char* name, BackwardFn fn) : Node(name), fn_(std::move(fn)) {}
 
-  std::vector<Tensor> apply(const Tensor& grad) override { return fn_(grad, Saved(saved_, next_edges)); }
+  std::vector<Tensor> apply(const Tensor& grad) override {
+    return fn_(grad, Saved(saved_, next_edges));
+  }
   void release_variables() override {
     for (SavedVariable& v : saved_) v.release();
   }

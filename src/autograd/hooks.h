@@ -27,7 +27,9 @@
 
 namespace tide::autograd {
 
-inline bool has_meta(const Tensor& t) { return t.impl() != nullptr && t.impl()->autograd != nullptr; }
+inline bool has_meta(const Tensor& t) {
+  return t.impl() != nullptr && t.impl()->autograd != nullptr;
+}
 
 /// Whether an op with these operands must go through autograd (see the Note above).
 template <class... T>
@@ -112,8 +114,8 @@ Tensor view(const Tensor& a, const std::vector<int64_t>& sizes);
 Tensor reshape(const Tensor& a, const std::vector<int64_t>& sizes);
 Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1);
 Tensor permute(const Tensor& a, const std::vector<int64_t>& dims);
-Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
-             int64_t step);
+Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start,
+             std::optional<int64_t> stop, int64_t step);
 Tensor select(const Tensor& a, int64_t dim, int64_t index);
 Tensor unsqueeze(const Tensor& a, int64_t dim);
 Tensor squeeze(const Tensor& a);
@@ -127,8 +129,8 @@ Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool
 // nn.functional
 Tensor softmax(const Tensor& a, int64_t dim);
 Tensor log_softmax(const Tensor& a, int64_t dim);
-Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight, Reduction reduction,
-                int64_t ignore_index);
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
+                Reduction reduction, int64_t ignore_index);
 
 }  // namespace traced
 }  // namespace tide::autograd

@@ -58,9 +58,10 @@ void check_inplace(const Tensor& self, bool operand_requires_grad, const char* o
              "the update under tide::NoGradGuard (as optimizers do), or modify a clone().");
   if (meta && meta->base.defined()) {
     const AutogradMeta* base = meta_of(meta->base);
-    TIDE_CHECK(!(base && base->requires_grad && !base->grad_fn), "[", op,
-               "] a view of a leaf Variable that requires grad is being used in an in-place "
-               "operation. Modify a clone() of the leaf, or run the update under tide::NoGradGuard.");
+    TIDE_CHECK(
+        !(base && base->requires_grad && !base->grad_fn), "[", op,
+        "] a view of a leaf Variable that requires grad is being used in an in-place "
+        "operation. Modify a clone() of the leaf, or run the update under tide::NoGradGuard.");
     return;  // Note [Views and in-place ops]
   }
   if (!operand_requires_grad && !self.requires_grad()) return;

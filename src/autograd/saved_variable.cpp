@@ -9,14 +9,30 @@ namespace {
 std::string legacy_type_name(const Tensor& t) {
   const char* kind = "Tensor";
   switch (t.dtype()) {
-    case kBool: kind = "BoolTensor"; break;
-    case kUInt8: kind = "ByteTensor"; break;
-    case kInt32: kind = "IntTensor"; break;
-    case kInt64: kind = "LongTensor"; break;
-    case kFloat16: kind = "HalfTensor"; break;
-    case kBFloat16: kind = "BFloat16Tensor"; break;
-    case kFloat32: kind = "FloatTensor"; break;
-    case kFloat64: kind = "DoubleTensor"; break;
+    case kBool:
+      kind = "BoolTensor";
+      break;
+    case kUInt8:
+      kind = "ByteTensor";
+      break;
+    case kInt32:
+      kind = "IntTensor";
+      break;
+    case kInt64:
+      kind = "LongTensor";
+      break;
+    case kFloat16:
+      kind = "HalfTensor";
+      break;
+    case kBFloat16:
+      kind = "BFloat16Tensor";
+      break;
+    case kFloat32:
+      kind = "FloatTensor";
+      break;
+    case kFloat64:
+      kind = "DoubleTensor";
+      break;
   }
   return std::string(t.is_cuda() ? "tide.cuda." : "tide.") + kind;
 }
@@ -46,12 +62,15 @@ Tensor SavedVariable::unpack() const {
   if (!defined_) return {};
   const uint32_t now = data_.storage().version();
   if (now != version_) {
-    std::string which = grad_fn_name_ ? detail::concat(", which is output ", output_nr_, " of ", grad_fn_name_, ",")
-                                      : std::string();
-    throw Error(detail::concat("[autograd] one of the variables needed for gradient computation has been "
-                       "modified by an inplace operation: [", legacy_type_name(data_), " ",
-                       sizes_str(data_), "]", which, " is at version ", now, "; expected version ",
-                       version_, " instead. Hint: the in-place op ran after the forward op that "
+    std::string which =
+        grad_fn_name_ ? detail::concat(", which is output ", output_nr_, " of ", grad_fn_name_, ",")
+                      : std::string();
+    throw Error(
+        detail::concat("[autograd] one of the variables needed for gradient computation has been "
+                       "modified by an inplace operation: [",
+                       legacy_type_name(data_), " ", sizes_str(data_), "]", which,
+                       " is at version ", now, "; expected version ", version_,
+                       " instead. Hint: the in-place op ran after the forward op that "
                        "saved this tensor; clone() the tensor before modifying it, or use the "
                        "out-of-place op."));
   }

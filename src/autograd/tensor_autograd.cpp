@@ -14,7 +14,8 @@ const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   TIDE_CHECK(defined(), "[Tensor::requires_grad_] expected a defined tensor");
   AutogradMeta* meta = meta_of(*this);
   if (meta && meta->grad_fn) {
-    TIDE_CHECK(requires_grad, "[Tensor::requires_grad_] you can only change requires_grad flags of "
+    TIDE_CHECK(requires_grad,
+               "[Tensor::requires_grad_] you can only change requires_grad flags of "
                "leaf variables. If you want to use a computed variable in a subgraph that doesn't "
                "require differentiation use var_no_grad = var.detach().");
     return *this;  // a non-leaf already requires grad
@@ -23,9 +24,10 @@ const Tensor& Tensor::requires_grad_(bool requires_grad) const {
     if (meta) meta->requires_grad = false;
     return *this;
   }
-  TIDE_CHECK(is_floating_point(), "[Tensor::requires_grad_] only Tensors of floating point and "
-             "complex dtype can require gradients; this tensor is ", name(dtype()),
-             ": convert it first (.to(tide::kFloat32))");
+  TIDE_CHECK(is_floating_point(),
+             "[Tensor::requires_grad_] only Tensors of floating point and "
+             "complex dtype can require gradients; this tensor is ",
+             name(dtype()), ": convert it first (.to(tide::kFloat32))");
   autograd::materialize_meta(*this).requires_grad = true;
   return *this;
 }
@@ -68,7 +70,8 @@ Tensor Tensor::detach() const {
 const Tensor& Tensor::set_data(const Tensor& new_data) const {
   TIDE_CHECK(defined() && new_data.defined(), "[Tensor::set_data] expected defined tensors, got ",
              defined() ? "an undefined new_data" : "an undefined self");
-  TIDE_CHECK(!requires_grad() || new_data.is_floating_point(), "[Tensor::set_data] this tensor "
+  TIDE_CHECK(!requires_grad() || new_data.is_floating_point(),
+             "[Tensor::set_data] this tensor "
              "requires grad, so its data must be floating point, but new_data is ",
              name(new_data.dtype()));
   TensorImpl* src = new_data.impl();

@@ -40,7 +40,8 @@ Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
 
 Tensor add(const Tensor& a, Scalar b, Scalar alpha) {
   Tensor r = untraced([&] { return tide::add(a, b, alpha); });
-  return finish(r, make_node("AddBackward1", {&a}, [](const Tensor& g, const Saved&) { return grads(g); }));
+  return finish(
+      r, make_node("AddBackward1", {&a}, [](const Tensor& g, const Saved&) { return grads(g); }));
 }
 
 Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
@@ -52,7 +53,8 @@ Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
 
 Tensor sub(const Tensor& a, Scalar b, Scalar alpha) {
   Tensor r = untraced([&] { return tide::sub(a, b, alpha); });
-  return finish(r, make_node("SubBackward1", {&a}, [](const Tensor& g, const Saved&) { return grads(g); }));
+  return finish(
+      r, make_node("SubBackward1", {&a}, [](const Tensor& g, const Saved&) { return grads(g); }));
 }
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
@@ -76,7 +78,8 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 
 Tensor mul(const Tensor& a, Scalar b) {
   Tensor r = untraced([&] { return tide::mul(a, b); });
-  return finish(r, make_node("MulBackward1", {&a}, [b](const Tensor& g, const Saved&) { return grads(g * b); }));
+  return finish(r, make_node("MulBackward1", {&a},
+                             [b](const Tensor& g, const Saved&) { return grads(g * b); }));
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
@@ -95,7 +98,8 @@ Tensor div(const Tensor& a, const Tensor& b) {
 
 Tensor div(const Tensor& a, Scalar b) {
   Tensor r = untraced([&] { return tide::div(a, b); });
-  return finish(r, make_node("DivBackward1", {&a}, [b](const Tensor& g, const Saved&) { return grads(g / b); }));
+  return finish(r, make_node("DivBackward1", {&a},
+                             [b](const Tensor& g, const Saved&) { return grads(g / b); }));
 }
 
 Tensor rdiv(const Tensor& self, Scalar other) {
@@ -157,15 +161,18 @@ namespace {
 /// maximum/minimum: the gradient goes to the chosen operand, split evenly on ties (torch).
 Tensor extremum(const Tensor& a, const Tensor& b, bool is_max) {
   Tensor r = untraced([&] { return is_max ? tide::maximum(a, b) : tide::minimum(a, b); });
-  auto node = make_node(is_max ? "MaximumBackward0" : "MinimumBackward0", {&a, &b},
-                        [is_max](const Tensor& g, const Saved& s) {
-                          const Tensor x = s[0], y = s[1];
-                          const Tensor tie = eq(x, y), half = g / 2;
-                          Tensor ga, gb;
-                          if (s.needs(0)) ga = tide::where(tie, half, tide::where(is_max ? gt(x, y) : lt(x, y), g, 0));
-                          if (s.needs(1)) gb = tide::where(tie, half, tide::where(is_max ? lt(x, y) : gt(x, y), g, 0));
-                          return grads(ga, gb);
-                        });
+  auto node =
+      make_node(is_max ? "MaximumBackward0" : "MinimumBackward0", {&a, &b},
+                [is_max](const Tensor& g, const Saved& s) {
+                  const Tensor x = s[0], y = s[1];
+                  const Tensor tie = eq(x, y), half = g / 2;
+                  Tensor ga, gb;
+                  if (s.needs(0))
+                    ga = tide::where(tie, half, tide::where(is_max ? gt(x, y) : lt(x, y), g, 0));
+                  if (s.needs(1))
+                    gb = tide::where(tie, half, tide::where(is_max ? lt(x, y) : gt(x, y), g, 0));
+                  return grads(ga, gb);
+                });
   if (node) {
     node->save(a);
     node->save(b);
@@ -181,7 +188,8 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   Tensor r = untraced([&] { return tide::where(condition, a, b); });
   auto node = make_node("WhereBackward0", {&a, &b}, [](const Tensor& g, const Saved& s) {
     const Tensor c = s[0];
-    return grads(s.needs(0) ? tide::where(c, g, 0) : Tensor(), s.needs(1) ? tide::where(c, 0, g) : Tensor());
+    return grads(s.needs(0) ? tide::where(c, g, 0) : Tensor(),
+                 s.needs(1) ? tide::where(c, 0, g) : Tensor());
   });
   if (node) node->save(condition);
   return finish(r, node);
@@ -221,59 +229,72 @@ Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> m
 
 Tensor neg(const Tensor& a) {
   Tensor r = untraced([&] { return tide::neg(a); });
-  return finish(r, make_node("NegBackward0", {&a}, [](const Tensor& g, const Saved&) { return grads(-g); }));
+  return finish(
+      r, make_node("NegBackward0", {&a}, [](const Tensor& g, const Saved&) { return grads(-g); }));
 }
 
 Tensor abs(const Tensor& a) {
   Tensor r = untraced([&] { return tide::abs(a); });
-  auto node = make_node("AbsBackward0", {&a}, [](const Tensor& g, const Saved& s) {
-    return grads(g * sign_of(s[0]));
-  });
+  auto node = make_node("AbsBackward0", {&a},
+                        [](const Tensor& g, const Saved& s) { return grads(g * sign_of(s[0])); });
   if (node) node->save(a);
   return finish(r, node);
 }
 
 Tensor exp(const Tensor& a) {
   Tensor r = untraced([&] { return tide::exp(a); });
-  return finish(r, make_node("ExpBackward0", {&a}, [](const Tensor& g, const Saved& s) { return grads(g * s[0]); }),
+  return finish(r,
+                make_node("ExpBackward0", {&a},
+                          [](const Tensor& g, const Saved& s) { return grads(g * s[0]); }),
                 /*save_out=*/true);
 }
 
 Tensor log(const Tensor& a) {
   Tensor r = untraced([&] { return tide::log(a); });
-  auto node = make_node("LogBackward0", {&a}, [](const Tensor& g, const Saved& s) { return grads(g / s[0]); });
+  auto node = make_node("LogBackward0", {&a},
+                        [](const Tensor& g, const Saved& s) { return grads(g / s[0]); });
   if (node) node->save(a);
   return finish(r, node);
 }
 
 Tensor sqrt(const Tensor& a) {
   Tensor r = untraced([&] { return tide::sqrt(a); });
-  return finish(r, make_node("SqrtBackward0", {&a}, [](const Tensor& g, const Saved& s) {
-                  return grads(g / (2 * s[0]));
-                }), /*save_out=*/true);
+  return finish(r,
+                make_node("SqrtBackward0", {&a},
+                          [](const Tensor& g, const Saved& s) { return grads(g / (2 * s[0])); }),
+                /*save_out=*/true);
 }
 
 Tensor relu(const Tensor& a) {
   Tensor r = untraced([&] { return tide::relu(a); });
-  return finish(r, make_node("ReluBackward0", {&a}, [](const Tensor& g, const Saved& s) {
-                  return grads(tide::where(gt(s[0], 0), g, 0));
-                }), /*save_out=*/true);
+  return finish(r,
+                make_node("ReluBackward0", {&a},
+                          [](const Tensor& g, const Saved& s) {
+                            return grads(tide::where(gt(s[0], 0), g, 0));
+                          }),
+                /*save_out=*/true);
 }
 
 Tensor sigmoid(const Tensor& a) {
   Tensor r = untraced([&] { return tide::sigmoid(a); });
-  return finish(r, make_node("SigmoidBackward0", {&a}, [](const Tensor& g, const Saved& s) {
-                  const Tensor y = s[0];
-                  return grads(g * (1 - y) * y);
-                }), /*save_out=*/true);
+  return finish(r,
+                make_node("SigmoidBackward0", {&a},
+                          [](const Tensor& g, const Saved& s) {
+                            const Tensor y = s[0];
+                            return grads(g * (1 - y) * y);
+                          }),
+                /*save_out=*/true);
 }
 
 Tensor tanh(const Tensor& a) {
   Tensor r = untraced([&] { return tide::tanh(a); });
-  return finish(r, make_node("TanhBackward0", {&a}, [](const Tensor& g, const Saved& s) {
-                  const Tensor y = s[0];
-                  return grads(g * (1 - y * y));
-                }), /*save_out=*/true);
+  return finish(r,
+                make_node("TanhBackward0", {&a},
+                          [](const Tensor& g, const Saved& s) {
+                            const Tensor y = s[0];
+                            return grads(g * (1 - y * y));
+                          }),
+                /*save_out=*/true);
 }
 
 }  // namespace tide::autograd::traced

@@ -30,7 +30,8 @@ Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
 
 Tensor& add_(Tensor& self, Scalar other, Scalar alpha) {
   check_inplace(self, false, "Tensor::add_");
-  auto node = make_node("AddBackward1", {&self}, [](const Tensor& g, const Saved&) { return grads(g); });
+  auto node =
+      make_node("AddBackward1", {&self}, [](const Tensor& g, const Saved&) { return grads(g); });
   untraced([&] { return &detail::add_(self, other, alpha); });
   rebase_history(self, node);
   return self;
@@ -48,7 +49,8 @@ Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
 
 Tensor& sub_(Tensor& self, Scalar other, Scalar alpha) {
   check_inplace(self, false, "Tensor::sub_");
-  auto node = make_node("SubBackward1", {&self}, [](const Tensor& g, const Saved&) { return grads(g); });
+  auto node =
+      make_node("SubBackward1", {&self}, [](const Tensor& g, const Saved&) { return grads(g); });
   untraced([&] { return &detail::sub_(self, other, alpha); });
   rebase_history(self, node);
   return self;
@@ -71,7 +73,8 @@ Tensor& mul_(Tensor& self, const Tensor& other) {
 
 Tensor& mul_(Tensor& self, Scalar other) {
   check_inplace(self, false, "Tensor::mul_");
-  auto node = make_node("MulBackward1", {&self}, [other](const Tensor& g, const Saved&) { return grads(g * other); });
+  auto node = make_node("MulBackward1", {&self},
+                        [other](const Tensor& g, const Saved&) { return grads(g * other); });
   untraced([&] { return &detail::mul_(self, other); });
   rebase_history(self, node);
   return self;
@@ -95,7 +98,8 @@ Tensor& div_(Tensor& self, const Tensor& other) {
 
 Tensor& div_(Tensor& self, Scalar other) {
   check_inplace(self, false, "Tensor::div_");
-  auto node = make_node("DivBackward1", {&self}, [other](const Tensor& g, const Saved&) { return grads(g / other); });
+  auto node = make_node("DivBackward1", {&self},
+                        [other](const Tensor& g, const Saved&) { return grads(g / other); });
   untraced([&] { return &detail::div_(self, other); });
   rebase_history(self, node);
   return self;
@@ -104,9 +108,11 @@ Tensor& div_(Tensor& self, Scalar other) {
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
   check_inplace(self, operand_requires_grad(src), "Tensor::copy_");
   const Device src_device = src.device();
-  auto node = make_node("CopyBackwards", {&self, &src}, [src_device](const Tensor& g, const Saved& s) {
-    return grads(s.needs(0) ? zeros_like(g) : Tensor(), s.needs(1) ? g.to(src_device) : Tensor());
-  });
+  auto node =
+      make_node("CopyBackwards", {&self, &src}, [src_device](const Tensor& g, const Saved& s) {
+        return grads(s.needs(0) ? zeros_like(g) : Tensor(),
+                     s.needs(1) ? g.to(src_device) : Tensor());
+      });
   untraced([&] { return &self.copy_(src, non_blocking); });
   rebase_history(self, node);
   return self;
@@ -114,7 +120,8 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
 
 Tensor& fill_(Tensor& self, Scalar value) {
   check_inplace(self, false, "Tensor::fill_");
-  auto node = make_node("FillBackward0", {&self}, [](const Tensor& g, const Saved&) { return grads(zeros_like(g)); });
+  auto node = make_node("FillBackward0", {&self},
+                        [](const Tensor& g, const Saved&) { return grads(zeros_like(g)); });
   untraced([&] { return &self.fill_(value); });
   rebase_history(self, node);
   return self;
@@ -123,9 +130,11 @@ Tensor& fill_(Tensor& self, Scalar value) {
 Tensor& fill_(Tensor& self, const Tensor& value) {
   check_inplace(self, operand_requires_grad(value), "Tensor::fill_");
   const Device value_device = value.device();
-  auto node = make_node("FillBackward1", {&self, &value}, [value_device](const Tensor& g, const Saved& s) {
-    return grads(s.needs(0) ? zeros_like(g) : Tensor(), s.needs(1) ? g.sum().to(value_device) : Tensor());
-  });
+  auto node =
+      make_node("FillBackward1", {&self, &value}, [value_device](const Tensor& g, const Saved& s) {
+        return grads(s.needs(0) ? zeros_like(g) : Tensor(),
+                     s.needs(1) ? g.sum().to(value_device) : Tensor());
+      });
   untraced([&] { return &self.fill_(value); });
   rebase_history(self, node);
   return self;
@@ -141,7 +150,8 @@ Tensor& random_(Tensor& self, double a, double b, bool normal) {
 }
 
 void check_out_variant(const char* op) {
-  throw Error(detail::concat("[", op, "] ", op, "(): functions with out=... arguments don't support "
+  throw Error(detail::concat("[", op, "] ", op,
+                             "(): functions with out=... arguments don't support "
                              "automatic differentiation, but one of the arguments requires grad. "
                              "Use the out-of-place op, or run it under tide::NoGradGuard."));
 }

@@ -33,16 +33,18 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   return r;
 }
 
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
+             Scalar alpha) {
   Tensor r = untraced([&] { return tide::addmm(self, mat1, mat2, beta, alpha); });
-  auto node = make_node("AddmmBackward0", {&self, &mat1, &mat2}, [beta, alpha](const Tensor& g, const Saved& s) {
-    const bool unit = alpha.to_double() == 1.0;
-    Tensor g_self, g1, g2;
-    if (s.needs(0)) g_self = beta.to_double() == 1.0 ? g : g * beta;
-    if (s.needs(1)) g1 = unit ? g.mm(s[1].t()) : g.mm(s[1].t()) * alpha;
-    if (s.needs(2)) g2 = unit ? s[0].t().mm(g) : s[0].t().mm(g) * alpha;
-    return grads(g_self, g1, g2);
-  });
+  auto node = make_node("AddmmBackward0", {&self, &mat1, &mat2},
+                        [beta, alpha](const Tensor& g, const Saved& s) {
+                          const bool unit = alpha.to_double() == 1.0;
+                          Tensor g_self, g1, g2;
+                          if (s.needs(0)) g_self = beta.to_double() == 1.0 ? g : g * beta;
+                          if (s.needs(1)) g1 = unit ? g.mm(s[1].t()) : g.mm(s[1].t()) * alpha;
+                          if (s.needs(2)) g2 = unit ? s[0].t().mm(g) : s[0].t().mm(g) * alpha;
+                          return grads(g_self, g1, g2);
+                        });
   if (node) {
     node->save(mat2.requires_grad() ? mat1 : Tensor());
     node->save(mat1.requires_grad() ? mat2 : Tensor());
@@ -56,8 +58,10 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
 // operands as the untraced path, so the forward values are the same.
 Tensor matmul(const Tensor& a, const Tensor& b) {
   const int64_t da = a.dim(), db = b.dim();
-  TIDE_CHECK(da >= 1 && db >= 1, "[matmul] both arguments to matmul need to be at least 1D, but they "
-             "are ", da, "D and ", db, "D");
+  TIDE_CHECK(da >= 1 && db >= 1,
+             "[matmul] both arguments to matmul need to be at least 1D, but they "
+             "are ",
+             da, "D and ", db, "D");
   if (da == 1 && db == 1) return a.unsqueeze(0).mm(b.unsqueeze(1)).view({});
   if (da == 2 && db == 1) return a.mm(b.unsqueeze(1)).view({a.size(0)});
   if (da == 1 && db == 2) return a.unsqueeze(0).mm(b).squeeze(0);

@@ -33,24 +33,27 @@ Tensor log_softmax(const Tensor& a, int64_t dim) {
 
 // nll_loss's gradient has its own kernel (kernels/cpu/backward_kernels.h): one pass that writes
 // -weight[t] * g at each target and 0 elsewhere, instead of a one-hot mask and four ops.
-Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight, Reduction reduction,
-                int64_t ignore_index) {
-  TIDE_CHECK(!weight.defined() || !weight.requires_grad(), "[nll_loss] the derivative for 'weight' "
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
+                Reduction reduction, int64_t ignore_index) {
+  TIDE_CHECK(!weight.defined() || !weight.requires_grad(),
+             "[nll_loss] the derivative for 'weight' "
              "is not implemented (as in torch); pass weight.detach()");
-  Tensor r = untraced([&] { return tide::nll_loss(input, target, weight, reduction, ignore_index); });
+  Tensor r =
+      untraced([&] { return tide::nll_loss(input, target, weight, reduction, ignore_index); });
   const kernels::LossReduction kr = reduction == Reduction::None  ? kernels::LossReduction::None
                                     : reduction == Reduction::Sum ? kernels::LossReduction::Sum
                                                                   : kernels::LossReduction::Mean;
-  auto node = make_node("NllLossBackward0", {&input}, [kr, ignore_index, shape = input.sizes()](
-                                                           const Tensor& g, const Saved& s) {
-    const Tensor t = s[0], w = s[1];
-    const int64_t classes = shape.back(), rows = shape.size() == 1 ? 1 : shape[0];
-    const Tensor grad_input = empty({rows, classes}, tide::device(g.device()).dtype(g.dtype()));
-    detail::run_kernel(g.device(), "nll_loss_backward", kernels::nll_loss_backward_stub, grad_input,
-                       g.contiguous(), t.reshape({-1}).contiguous(),
-                       w.defined() ? w.contiguous() : Tensor(), kr, ignore_index);
-    return grads(grad_input.view(shape));
-  });
+  auto node = make_node(
+      "NllLossBackward0", {&input},
+      [kr, ignore_index, shape = input.sizes()](const Tensor& g, const Saved& s) {
+        const Tensor t = s[0], w = s[1];
+        const int64_t classes = shape.back(), rows = shape.size() == 1 ? 1 : shape[0];
+        const Tensor grad_input = empty({rows, classes}, tide::device(g.device()).dtype(g.dtype()));
+        detail::run_kernel(g.device(), "nll_loss_backward", kernels::nll_loss_backward_stub,
+                           grad_input, g.contiguous(), t.reshape({-1}).contiguous(),
+                           w.defined() ? w.contiguous() : Tensor(), kr, ignore_index);
+        return grads(grad_input.view(shape));
+      });
   if (node) {
     node->save(target);
     node->save(weight);

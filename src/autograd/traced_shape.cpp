@@ -24,13 +24,14 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
     lengths.push_back(len);
     offset += len;
   }
-  auto node = make_node("CatBackward0", inputs, [d, offsets, lengths](const Tensor& g, const Saved& s) {
-    std::vector<Tensor> out(offsets.size());
-    for (size_t i = 0; i < offsets.size(); ++i) {
-      if (s.needs(i) && offsets[i] >= 0) out[i] = g.narrow(d, offsets[i], lengths[i]);
-    }
-    return out;
-  });
+  auto node =
+      make_node("CatBackward0", inputs, [d, offsets, lengths](const Tensor& g, const Saved& s) {
+        std::vector<Tensor> out(offsets.size());
+        for (size_t i = 0; i < offsets.size(); ++i) {
+          if (s.needs(i) && offsets[i] >= 0) out[i] = g.narrow(d, offsets[i], lengths[i]);
+        }
+        return out;
+      });
   set_history(r, node);
   return r;
 }
@@ -42,15 +43,16 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   Tensor r = untraced([&] { return tide::index_select(a, dim, index); });
   const int64_t d = a.dim() > 0 ? detail::wrap_dim(dim, a.dim(), "index_select") : 0;
-  auto node = make_node("IndexSelectBackward0", {&a}, [d, shape = a.sizes()](const Tensor& g, const Saved& s) {
-    if (shape.empty()) return grads(g.reshape({}));
-    const Dtype acc = g.dtype() == kFloat64 ? kFloat64 : kFloat32;
-    const Tensor src = g.to(acc).contiguous();
-    const Tensor idx = s[0].reshape({-1}).contiguous();
-    const Tensor out = zeros(shape, tide::device(g.device()).dtype(acc));
-    detail::run_kernel(g.device(), "index_add", kernels::index_add_stub, out, src, idx, d);
-    return grads(out);
-  });
+  auto node = make_node(
+      "IndexSelectBackward0", {&a}, [d, shape = a.sizes()](const Tensor& g, const Saved& s) {
+        if (shape.empty()) return grads(g.reshape({}));
+        const Dtype acc = g.dtype() == kFloat64 ? kFloat64 : kFloat32;
+        const Tensor src = g.to(acc).contiguous();
+        const Tensor idx = s[0].reshape({-1}).contiguous();
+        const Tensor out = zeros(shape, tide::device(g.device()).dtype(acc));
+        detail::run_kernel(g.device(), "index_add", kernels::index_add_stub, out, src, idx, d);
+        return grads(out);
+      });
   if (node) node->save(index);
   set_history(r, node);
   return r;
@@ -58,7 +60,8 @@ Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
 
 Tensor clone(const Tensor& a) {
   Tensor r = untraced([&] { return a.clone(); });
-  set_history(r, make_node("CloneBackward0", {&a}, [](const Tensor& g, const Saved&) { return grads(g); }));
+  set_history(
+      r, make_node("CloneBackward0", {&a}, [](const Tensor& g, const Saved&) { return grads(g); }));
   return r;
 }
 

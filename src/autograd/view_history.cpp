@@ -24,8 +24,11 @@ struct ViewGeometry {
 InputMeta meta_for(const Tensor& t) { return InputMeta{t.shape(), t.dtype(), t.device()}; }
 
 void check_base(const Tensor& base, const char* what) {
-  TIDE_CHECK(base.is_contiguous(), "[autograd] ", what, " a view whose base is not contiguous "
-             "(shape ", base.sizes().size(), "-D, strides not row-major); tide maps a view's "
+  TIDE_CHECK(base.is_contiguous(), "[autograd] ", what,
+             " a view whose base is not contiguous "
+             "(shape ",
+             base.sizes().size(),
+             "-D, strides not row-major); tide maps a view's "
              "gradient onto its base's only for contiguous bases: clone() the base first");
 }
 
@@ -83,12 +86,14 @@ class CopySlices final : public Node {
 
 std::shared_ptr<Node> make_as_strided(const Tensor& view, const Tensor& base) {
   check_base(base, "a gradient through");
-  return std::shared_ptr<Node>(new AsStridedBackward(base, ViewGeometry::of(view, base)), delete_node);
+  return std::shared_ptr<Node>(new AsStridedBackward(base, ViewGeometry::of(view, base)),
+                               delete_node);
 }
 
 }  // namespace
 
-void set_view_history(const Tensor& view, const Tensor& input, const std::shared_ptr<FunctionNode>& node) {
+void set_view_history(const Tensor& view, const Tensor& input,
+                      const std::shared_ptr<FunctionNode>& node) {
   set_history(view, node);
   AutogradMeta* meta = meta_of(view);
   if (!node || !meta) return;
@@ -106,7 +111,8 @@ void rebase_history(const Tensor& self, const std::shared_ptr<FunctionNode>& nod
   }
   const Tensor base = meta->base;
   check_base(base, "an in-place op on");
-  std::shared_ptr<Node> copy_slices(new CopySlices(base, ViewGeometry::of(self, base), node), delete_node);
+  std::shared_ptr<Node> copy_slices(new CopySlices(base, ViewGeometry::of(self, base), node),
+                                    delete_node);
   AutogradMeta& base_meta = materialize_meta(base);
   base_meta.grad_fn = std::move(copy_slices);
   base_meta.output_nr = 0;

@@ -26,7 +26,8 @@ namespace tide::autograd {
 void rebase_history(const Tensor& self, const std::shared_ptr<FunctionNode>& node);
 
 /// Records `view` as a view of `input`'s base, with `node` as its grad_fn.
-void set_view_history(const Tensor& view, const Tensor& input, const std::shared_ptr<FunctionNode>& node);
+void set_view_history(const Tensor& view, const Tensor& input,
+                      const std::shared_ptr<FunctionNode>& node);
 
 /// For a view whose base changed since its grad_fn was set: an AsStridedBackward0 of the base's
 /// current history (view replay). Called by gradient_edge().

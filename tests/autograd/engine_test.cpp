@@ -82,7 +82,9 @@ TEST(Autograd, AGradientOfTheWrongShapeOrDeviceRaises) {
   EXPECT_THAT(error_of([&] { (x * 2).backward(ones({2})); }),
               HasSubstr("Mismatch in shape: grad_output[0] has a shape of tide.Size([2]) and "
                         "output[0] has a shape of tide.Size([3])."));
-  EXPECT_THAT(error_of([&] { autograd::grad({x * 2}, {x}, {ones({3, 1})}); }),
+  EXPECT_THAT(error_of([&] {
+                autograd::grad({x * 2}, {x}, {ones({3, 1})});
+              }),
               HasSubstr("Mismatch in shape"));
 }
 
@@ -96,7 +98,9 @@ TEST(Autograd, BackwardOnATensorThatDoesNotRequireGradRaises) {
 }
 
 TEST(Autograd, RequiresGradOnAnIntegerTensorRaises) {
-  EXPECT_THAT(error_of([] { tensor({1, 2}).requires_grad_(); }),
+  EXPECT_THAT(error_of([] {
+                tensor({1, 2}).requires_grad_();
+              }),
               HasSubstr("only Tensors of floating point and complex dtype can require gradients"));
   EXPECT_THAT(error_of([] { zeros({2}, dtype(kInt64).requires_grad(true)); }),
               HasSubstr("only Tensors of floating point and complex dtype can require gradients"));
@@ -112,7 +116,8 @@ TEST(Autograd, TensorOptionsRequiresGradMakesALeaf) {
     EXPECT_TRUE(t.requires_grad());
     EXPECT_TRUE(t.is_leaf());
   }
-  EXPECT_EQ(values(full({2}, 3.0, TensorOptions().requires_grad(true))), (std::vector<double>{3, 3}));
+  EXPECT_EQ(values(full({2}, 3.0, TensorOptions().requires_grad(true))),
+            (std::vector<double>{3, 3}));
 }
 
 TEST(Autograd, ASecondBackwardThroughAFreedGraphRaisesAndRetainGraphAllowsIt) {
@@ -151,8 +156,9 @@ TEST(Autograd, AutogradGradReturnsGradientsWithoutTouchingGrad) {
 TEST(Autograd, AutogradGradRaisesForInputsOutsideTheGraph) {
   Tensor x = ones({2}).requires_grad_();
   Tensor unused = ones({2}).requires_grad_();
-  EXPECT_THAT(error_of([&] { autograd::grad({x.sum()}, {unused}); }),
-              HasSubstr("One of the differentiated Tensors appears to not have been used in the graph"));
+  EXPECT_THAT(
+      error_of([&] { autograd::grad({x.sum()}, {unused}); }),
+      HasSubstr("One of the differentiated Tensors appears to not have been used in the graph"));
   EXPECT_THAT(error_of([&] { autograd::grad({x.sum()}, {ones({2})}); }),
               HasSubstr("One of the differentiated Tensors does not require grad"));
 }
@@ -207,7 +213,10 @@ TEST(Autograd, SetDataGivesEveryHandleTheNewStorageAndKeepsTheAutogradState) {
   EXPECT_TRUE(handle.is_leaf());
   (handle * 2).sum().backward();
   EXPECT_EQ(values(param.grad()), (std::vector<double>{2, 2, 2}));
-  EXPECT_THAT(error_of([&] { param.set_data(tensor({1, 2})); }), HasSubstr("must be floating point"));
+  EXPECT_THAT(error_of([&] {
+                param.set_data(tensor({1, 2}));
+              }),
+              HasSubstr("must be floating point"));
 }
 
 TEST(Autograd, ModifyingASavedTensorInPlaceRaisesNamingTheOp) {
@@ -232,8 +241,9 @@ TEST(Autograd, ModifyingASavedLeafThroughADetachedAliasRaises) {
 
 TEST(Autograd, InPlaceOnALeafThatRequiresGradRaisesButNotUnderNoGrad) {
   Tensor x = ones({2}).requires_grad_();
-  EXPECT_THAT(error_of([&] { x.add_(1); }),
-              HasSubstr("a leaf Variable that requires grad is being used in an in-place operation."));
+  EXPECT_THAT(
+      error_of([&] { x.add_(1); }),
+      HasSubstr("a leaf Variable that requires grad is being used in an in-place operation."));
   EXPECT_THAT(error_of([&] { x.zero_(); }), HasSubstr("a leaf Variable that requires grad"));
   {
     NoGradGuard no_grad;
@@ -266,7 +276,7 @@ TEST(Autograd, AnOlderViewSeesItsBaseWrittenInPlace) {
   Tensor x = tensor({1.0, 2.0}).requires_grad_();
   Tensor y = x * 2;
   Tensor first = y[0];
-  y.mul_(3);  // first now holds 6 * x[0]
+  y.mul_(3);                                                 // first now holds 6 * x[0]
   EXPECT_STREQ(first.grad_fn()->name(), "SelectBackward0");  // replayed when next used
   (first * 1).backward();
   EXPECT_EQ(values(x.grad()), (std::vector<double>{6, 0}));
@@ -285,8 +295,10 @@ TEST(Autograd, AViewWrittenThroughAnotherViewGetsTheNewHistory) {
 
 TEST(Autograd, InPlaceOnAViewOfALeafThatRequiresGradRaises) {
   Tensor x = ones({4}).requires_grad_();
-  EXPECT_THAT(error_of([&] { x.narrow(0, 0, 2).mul_(3); }),
-              HasSubstr("a view of a leaf Variable that requires grad is being used in an in-place operation."));
+  EXPECT_THAT(
+      error_of([&] { x.narrow(0, 0, 2).mul_(3); }),
+      HasSubstr(
+          "a view of a leaf Variable that requires grad is being used in an in-place operation."));
 }
 
 TEST(Autograd, WritingAGradientIntoAViewOfAPlainTensorRaisesInsteadOfLosingIt) {
@@ -312,8 +324,9 @@ TEST(Autograd, CopyIntoAPlainTensorMakesItPartOfTheGraph) {
 TEST(Autograd, OutVariantsRefuseOperandsThatRequireGrad) {
   Tensor x = ones({2}).requires_grad_();
   Tensor out = empty({2});
-  EXPECT_THAT(error_of([&] { add_out(out, x, x); }),
-              HasSubstr("functions with out=... arguments don't support automatic differentiation"));
+  EXPECT_THAT(
+      error_of([&] { add_out(out, x, x); }),
+      HasSubstr("functions with out=... arguments don't support automatic differentiation"));
 }
 
 TEST(Autograd, NonDifferentiableOutputsDoNotRequireGrad) {
@@ -340,7 +353,8 @@ TEST(Autograd, PrintingShowsRequiresGradAndGradFnAsTorch) {
   Tensor x = tensor({1.0, 2.0}).requires_grad_();
   EXPECT_EQ(x.str(), "tensor([1., 2.], requires_grad=True)");
   EXPECT_EQ((x * 2).str(), "tensor([2., 4.], grad_fn=<MulBackward1>)");
-  EXPECT_EQ(x.to(kFloat64).str(), "tensor([1., 2.], dtype=tide.float64, grad_fn=<ToCopyBackward0>)");
+  EXPECT_EQ(x.to(kFloat64).str(),
+            "tensor([1., 2.], dtype=tide.float64, grad_fn=<ToCopyBackward0>)");
   EXPECT_EQ(x.detach().str(), "tensor([1., 2.])");
 }
 

@@ -2,6 +2,8 @@
 // simulated GPUs), they live on the operands' device, and backward follows torch's stream
 // semantics (Note [Backward streams] in src/autograd/engine.h), proven with held streams.
 
+#include "tide/autograd.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -9,7 +11,6 @@
 
 #include "device_helpers.h"
 #include "support/sim_streams.h"
-#include "tide/autograd.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
@@ -55,31 +56,74 @@ std::vector<Case> cases() {
   auto pos = [](std::vector<int64_t> s) { return rand(std::move(s)) + 0.5; };
   const Tensor cond = gt(r({2, 3}), 0);
   return {
-      {"add sub broadcast", [](auto& x) { return add(x[0], x[1], 2) - x[1] * 0.5; }, {r({2, 3}), r({3})}},
+      {"add sub broadcast",
+       [](auto& x) { return add(x[0], x[1], 2) - x[1] * 0.5; },
+       {r({2, 3}), r({3})}},
       {"mul div", [](auto& x) { return x[0] * x[1] / x[2]; }, {r({2, 3}), r({2, 1}), pos({3})}},
-      {"pow", [](auto& x) { return pow(x[0], x[1]) + pow(x[0], 2) + pow(2.0, x[1]); }, {pos({4}), r({4})}},
-      {"maximum minimum", [](auto& x) { return maximum(x[0], x[1]) + minimum(x[0], x[1]) * 2; }, {r({5}), r({5})}},
-      {"where clamp", [cond](auto& x) { return where(cond.to(x[0].device()), x[0], x[1]).clamp(-0.5, 0.5); }, {r({2, 3}), r({3})}},
-      {"unary", [](auto& x) { return x[0].exp() + x[1].log() + x[1].sqrt() + x[0].relu() + x[0].sigmoid() + x[0].tanh() + x[0].abs() - x[0]; },
+      {"pow",
+       [](auto& x) { return pow(x[0], x[1]) + pow(x[0], 2) + pow(2.0, x[1]); },
+       {pos({4}), r({4})}},
+      {"maximum minimum",
+       [](auto& x) { return maximum(x[0], x[1]) + minimum(x[0], x[1]) * 2; },
+       {r({5}), r({5})}},
+      {"where clamp",
+       [cond](auto& x) { return where(cond.to(x[0].device()), x[0], x[1]).clamp(-0.5, 0.5); },
+       {r({2, 3}), r({3})}},
+      {"unary",
+       [](auto& x) {
+         return x[0].exp() + x[1].log() + x[1].sqrt() + x[0].relu() + x[0].sigmoid() + x[0].tanh() +
+                x[0].abs() - x[0];
+       },
        {r({6}), pos({6})}},
-      {"reductions", [](auto& x) { return x[0].sum(1) + x[0].mean(1) + std::get<0>(x[0].max(1)) + std::get<0>(x[0].min(1)) + x[0].max(); },
+      {"reductions",
+       [](auto& x) {
+         return x[0].sum(1) + x[0].mean(1) + std::get<0>(x[0].max(1)) + std::get<0>(x[0].min(1)) +
+                x[0].max();
+       },
        {r({3, 4})}},
-      {"matrix products", [](auto& x) { return addmm(x[2], x[0], x[1]).matmul(x[1].t()); }, {r({2, 3}), r({3, 4}), r({4})}},
-      {"batched matmul", [](auto& x) { return x[0].matmul(x[1]).bmm(x[1].transpose(1, 2)); }, {r({2, 2, 3}), r({2, 3, 2})}},
-      {"views", [](auto& x) { return x[0].t().reshape({3, 2}).narrow(0, 1, 2).unsqueeze(0).expand({2, 2, 2}).permute({2, 0, 1}).select(0, 1); },
+      {"matrix products",
+       [](auto& x) { return addmm(x[2], x[0], x[1]).matmul(x[1].t()); },
+       {r({2, 3}), r({3, 4}), r({4})}},
+      {"batched matmul",
+       [](auto& x) { return x[0].matmul(x[1]).bmm(x[1].transpose(1, 2)); },
+       {r({2, 2, 3}), r({2, 3, 2})}},
+      {"views",
+       [](auto& x) {
+         return x[0]
+             .t()
+             .reshape({3, 2})
+             .narrow(0, 1, 2)
+             .unsqueeze(0)
+             .expand({2, 2, 2})
+             .permute({2, 0, 1})
+             .select(0, 1);
+       },
        {r({2, 3})}},
-      {"cat stack chunk", [](auto& x) { return stack({cat({x[0], x[1]}, 0).chunk(2, 0)[1], x[1]}, 0); }, {r({2, 3}), r({2, 3})}},
-      {"index_select", [](auto& x) { return x[0].index_select(0, x[1]); }, {r({3, 2}), tensor({2, 0, 2})}},
+      {"cat stack chunk",
+       [](auto& x) {
+         return stack({cat({x[0], x[1]}, 0).chunk(2, 0)[1], x[1]}, 0);
+       },
+       {r({2, 3}), r({2, 3})}},
+      {"index_select",
+       [](auto& x) { return x[0].index_select(0, x[1]); },
+       {r({3, 2}), tensor({2, 0, 2})}},
       {"softmax", [](auto& x) { return x[0].softmax(1) + x[0].log_softmax(0); }, {r({2, 3})}},
-      {"cross_entropy", [](auto& x) { return cross_entropy(x[0], x[1], x[2].detach(), Reduction::Mean, 1); },
+      {"cross_entropy",
+       [](auto& x) { return cross_entropy(x[0], x[1], x[2].detach(), Reduction::Mean, 1); },
        {r({4, 3}), tensor({0, 1, 2, 1}), pos({3})}},
-      {"in place on views", [](auto& x) {
+      {"in place on views",
+       [](auto& x) {
          Tensor y = x[0] * 1.0f;
          y.narrow(1, 1, 2).mul_(x[1]);
          y.select(1, 0).add_(x[0].sum(1));
          return y;
-       }, {r({3, 4}), r({3, 2})}},
-      {"copies", [](auto& x) { return x[0].to(kFloat64).to(kFloat32).clone() * x[0].cpu().to(x[0].device()); }, {r({3})}},
+       },
+       {r({3, 4}), r({3, 2})}},
+      {"copies",
+       [](auto& x) {
+         return x[0].to(kFloat64).to(kFloat32).clone() * x[0].cpu().to(x[0].device());
+       },
+       {r({3})}},
   };
 }
 
@@ -98,9 +142,11 @@ TEST(AutogradDevice, GradientsOnEveryDeviceEqualTheCpus) {
           EXPECT_FALSE(got[i].defined()) << c.name << " input " << i;
           continue;
         }
-        ASSERT_TRUE(got[i].defined()) << c.name << " input " << i << " got no gradient on cuda:" << d;
+        ASSERT_TRUE(got[i].defined())
+            << c.name << " input " << i << " got no gradient on cuda:" << d;
         EXPECT_EQ(got[i].device(), cuda_device(d)) << c.name << " input " << i;
-        EXPECT_TRUE(test::matches_cpu(expected[i], got[i])) << c.name << " input " << i << " on cuda:" << d;
+        EXPECT_TRUE(test::matches_cpu(expected[i], got[i]))
+            << c.name << " input " << i << " on cuda:" << d;
       }
     }
   }
@@ -121,8 +167,10 @@ TEST(AutogradDevice, AGradientOnAnotherDeviceRaises) {
     (x * 2).backward(ones({2}));
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("invalid gradient at index 0 - expected device cuda:0 but got cpu"),
-              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(
+                  "invalid gradient at index 0 - expected device cuda:0 but got cpu"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -62,11 +62,13 @@ inline ::testing::AssertionResult gradcheck(const GradFn& f, const std::vector<T
   for (size_t i = 0; i < work.size(); ++i) {
     if (work[i].dtype() != kFloat64) continue;
     if (!analytic[i].defined()) {
-      return ::testing::AssertionFailure() << "input " << i << " got no gradient (grad() undefined)";
+      return ::testing::AssertionFailure()
+             << "input " << i << " got no gradient (grad() undefined)";
     }
     if (analytic[i].sizes() != work[i].sizes()) {
-      return ::testing::AssertionFailure() << "input " << i << ": gradient shape " << analytic[i].str()
-                                           << " differs from the input's " << work[i].str();
+      return ::testing::AssertionFailure()
+             << "input " << i << ": gradient shape " << analytic[i].str()
+             << " differs from the input's " << work[i].str();
     }
     const std::vector<double> a = analytic[i].cpu().contiguous().tolist<double>();
     double* x = work[i].data_ptr<double>();

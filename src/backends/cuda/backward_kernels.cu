@@ -110,8 +110,8 @@ __global__ void __launch_bounds__(kLossBackwardThreads)
 
 template <class T, class Target>
 void launch_nll_loss_backward(const Tensor& grad_input, const Tensor& grad_output,
-                              const Tensor& target, const Tensor& weight,
-                              LossReduction reduction, int64_t ignore_index) {
+                              const Tensor& target, const Tensor& weight, LossReduction reduction,
+                              int64_t ignore_index) {
   const LaunchContext& ctx = current_launch();
   const int64_t n = grad_input.shape()[0], classes = grad_input.shape()[1];
   if (grad_input.numel() == 0) return;

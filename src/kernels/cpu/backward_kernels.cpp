@@ -82,10 +82,12 @@ void index_add_kernel(const Tensor& out, const Tensor& src, const Tensor& index,
 void nll_loss_backward_kernel(const Tensor& grad_input, const Tensor& grad_output,
                               const Tensor& target, const Tensor& weight, LossReduction reduction,
                               int64_t ignore_index) {
-  TIDE_INTERNAL_ASSERT(grad_input.dim() == 2 && dense(grad_input) && dense(grad_output) && dense(target));
+  TIDE_INTERNAL_ASSERT(grad_input.dim() == 2 && dense(grad_input) && dense(grad_output) &&
+                       dense(target));
   TIDE_INTERNAL_ASSERT(target.dtype() == kInt64 || target.dtype() == kUInt8);
   TIDE_INTERNAL_ASSERT(grad_output.dtype() == grad_input.dtype());
-  TIDE_INTERNAL_ASSERT(!weight.defined() || (dense(weight) && weight.dtype() == grad_input.dtype()));
+  TIDE_INTERNAL_ASSERT(!weight.defined() ||
+                       (dense(weight) && weight.dtype() == grad_input.dtype()));
   const int64_t n = grad_input.shape()[0], classes = grad_input.shape()[1];
   dispatch_dtype(grad_input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -94,11 +96,11 @@ void nll_loss_backward_kernel(const Tensor& grad_input, const Tensor& grad_outpu
       T* gi = static_cast<T*>(grad_input.raw_data());
       const T* go = static_cast<const T*>(grad_output.raw_data());
       if (target.dtype() == kUInt8) {
-        nll_loss_backward_impl(gi, go, static_cast<const uint8_t*>(target.raw_data()), w, n, classes,
-                               reduction, ignore_index);
+        nll_loss_backward_impl(gi, go, static_cast<const uint8_t*>(target.raw_data()), w, n,
+                               classes, reduction, ignore_index);
       } else {
-        nll_loss_backward_impl(gi, go, static_cast<const int64_t*>(target.raw_data()), w, n, classes,
-                               reduction, ignore_index);
+        nll_loss_backward_impl(gi, go, static_cast<const int64_t*>(target.raw_data()), w, n,
+                               classes, reduction, ignore_index);
       }
     } else {
       TIDE_INTERNAL_ASSERT(false, "nll_loss_backward_kernel needs a floating gradient");
