@@ -66,8 +66,8 @@ struct TensorImpl {
   int64_t numel = 0;
   Dtype dtype = kFloat32;
   bool contiguous = true;
-  /// Null for tensors autograd never saw (Note [Autograd metadata] in src/autograd/autograd_meta.h):
-  /// ops check only this pointer on their hot path.
+  /// Null for tensors autograd never saw (Note [Autograd metadata] in
+  /// src/autograd/autograd_meta.h): ops check only this pointer on their hot path.
   std::unique_ptr<autograd::AutogradMeta, autograd::AutogradMetaDeleter> autograd;
 
   /// Recomputes numel and contiguity after sizes/strides change.

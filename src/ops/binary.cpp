@@ -270,7 +270,8 @@ Tensor rdiv(const Tensor& self, Scalar other) {
 // ---- in place (the result dtype must be castable to self's, as torch)
 namespace detail {
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self, other))) return autograd::traced::add_(self, other, alpha);
+  if (TIDE_UNLIKELY(autograd::recording(self, other)))
+    return autograd::traced::add_(self, other, alpha);
   return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
 }
 Tensor& add_(Tensor& self, Scalar other, Scalar alpha) {
@@ -278,7 +279,8 @@ Tensor& add_(Tensor& self, Scalar other, Scalar alpha) {
   return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
 }
 Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self, other))) return autograd::traced::sub_(self, other, alpha);
+  if (TIDE_UNLIKELY(autograd::recording(self, other)))
+    return autograd::traced::sub_(self, other, alpha);
   return binary_op(BinaryOp::Sub, self, other, alpha, Dest::InPlace, self, "Tensor::sub_");
 }
 Tensor& sub_(Tensor& self, Scalar other, Scalar alpha) {

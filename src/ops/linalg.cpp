@@ -1,9 +1,9 @@
 // Matrix products: matmul, mm, bmm, addmm (torch's semantics and error wording). Each front
 // end checks its operands, allocates a contiguous result and calls kernels::gemm once.
 
-#include "autograd/hooks.h"
 #include <string>
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/gemm.h"
 #include "ops/dispatch.h"
@@ -183,7 +183,8 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self, mat1, mat2))) return autograd::traced::addmm(self, mat1, mat2, beta, alpha);
+  if (TIDE_UNLIKELY(autograd::recording(self, mat1, mat2)))
+    return autograd::traced::addmm(self, mat1, mat2, beta, alpha);
   detail::check_defined(self, "addmm", "self");
   const Device device = check_operands(mat1, mat2, "addmm");
   detail::common_device({&self, &mat1, &mat2}, "addmm");

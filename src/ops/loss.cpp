@@ -45,7 +45,8 @@ void check_target_dtype(const Tensor& target, const char* where) {
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                 Reduction reduction, int64_t ignore_index) {
-  if (TIDE_UNLIKELY(autograd::recording(input, weight))) return autograd::traced::nll_loss(input, target, weight, reduction, ignore_index);
+  if (TIDE_UNLIKELY(autograd::recording(input, weight)))
+    return autograd::traced::nll_loss(input, target, weight, reduction, ignore_index);
   detail::check_defined(input, "nll_loss", "input");
   detail::check_defined(target, "nll_loss", "target");
   const Device device = detail::common_device({&input, &target, &weight}, "nll_loss");

@@ -2,10 +2,10 @@
 // Each front end resolves dims and dtypes, lays the input out as Note [Reduction shape] asks
 // and calls one kernel.
 
-#include "autograd/hooks.h"
 #include <algorithm>
 #include <numeric>
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/reduce_kernels.h"
 #include "ops/dispatch.h"
@@ -234,7 +234,8 @@ Tensor mean(const Tensor& a, std::optional<Dtype> dtype) {
 }
 
 Tensor mean(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::mean(a, {dim}, keepdim, dtype);
+  if (TIDE_UNLIKELY(autograd::recording(a)))
+    return autograd::traced::mean(a, {dim}, keepdim, dtype);
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, {dim}, "mean"), keepdim, dtype, true, "mean");
 }

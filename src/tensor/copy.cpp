@@ -1,8 +1,8 @@
 // Copies, dtype conversion, fill and reading values back to the host.
 
-#include "autograd/hooks.h"
 #include <cstring>
 
+#include "autograd/hooks.h"
 #include "kernels/cpu/copy_kernels.h"
 #include "kernels/stubs.h"
 #include "memory/pinned_allocator.h"
@@ -38,7 +38,8 @@ using kernels::copy_kernel;
 // device -> device copy writes the destination from a stream of another device; since the
 // destination's current stream waits for the copy, that stream's use stands for the copy's.
 const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this, src))) return autograd::traced::copy_(*this, src, non_blocking);
+  if (TIDE_UNLIKELY(autograd::recording(*this, src)))
+    return autograd::traced::copy_(*this, src, non_blocking);
   TIDE_CHECK(defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
   storage().bump_version();  // Note [Version counters] in src/autograd/autograd_meta.h
   const Device dd = device(), sd = src.device();
@@ -97,7 +98,8 @@ Tensor Tensor::clone() const {
 }
 
 Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::to(*this, options, non_blocking, copy);
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::to(*this, options, non_blocking, copy);
   Device target = options.device();
   Dtype dt = options.has_dtype() ? options.dtype() : dtype();
   bool same_device = target == device() || (target.is_cpu() && device().is_cpu()) ||
@@ -165,7 +167,8 @@ Tensor& Tensor::fill_(Scalar value) {
 }
 
 Tensor& Tensor::fill_(const Tensor& value) {
-  if (TIDE_UNLIKELY(autograd::recording(*this, value))) return autograd::traced::fill_(*this, value);
+  if (TIDE_UNLIKELY(autograd::recording(*this, value)))
+    return autograd::traced::fill_(*this, value);
   TIDE_CHECK(value.dim() == 0, "[Tensor::fill_] fill_ only supports 0-dimension value tensor but got "
              "tensor with ", value.dim(), " dimensions");
   return fill_(value.item());

@@ -1,9 +1,9 @@
 // View ops: new geometry over the same storage. No data moves here, except reshape of a
 // tensor whose strides cannot express the new shape (then it copies, as torch).
 
-#include "autograd/hooks.h"
 #include <numeric>
 
+#include "autograd/hooks.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
@@ -122,7 +122,8 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::transpose(*this, dim0, dim1);
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::transpose(*this, dim0, dim1);
   int64_t a = wrap_dim(dim0, dim(), "Tensor::transpose");
   int64_t b = wrap_dim(dim1, dim(), "Tensor::transpose");
   if (dim() == 0) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
@@ -158,7 +159,8 @@ Tensor Tensor::permute(std::vector<int64_t> dims) const {
 
 Tensor Tensor::slice(int64_t dim_, std::optional<int64_t> start, std::optional<int64_t> stop,
                      int64_t step) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::slice(*this, dim_, start, stop, step);
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::slice(*this, dim_, start, stop, step);
   TIDE_CHECK(dim() > 0, "[Tensor::slice] cannot slice a 0-dim tensor");
   int64_t d = wrap_dim(dim_, dim(), "Tensor::slice");
   TIDE_CHECK(step > 0, "[Tensor::slice] slice step must be positive, got ", step);
@@ -190,7 +192,8 @@ Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
 }
 
 Tensor Tensor::select(int64_t dim_, int64_t index) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::select(*this, dim_, index);
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::select(*this, dim_, index);
   TIDE_CHECK(dim() > 0, "[Tensor::select] select() cannot be applied to a 0-dim tensor");
   int64_t d = wrap_dim(dim_, dim(), "Tensor::select");
   int64_t n = impl_->sizes[d];
