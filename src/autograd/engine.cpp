@@ -70,9 +70,15 @@ class GraphTask {
     if (!grad.defined()) return;
     NodeState& st = states_[target];
     const std::optional<cuda::Stream>& consumer = target->stream;
-    if (consumer && producer && *consumer != *producer &&
-        consumer->device_index() == producer->device_index()) {
-      consumer->wait_stream(*producer);
+    if (consumer) {
+      if (producer && producer->device_index() == consumer->device_index()) {
+        if (*producer != *consumer) consumer->wait_stream(*producer);
+      } else {
+        // Made on the host or another device: a copy onto this device is ordered on this
+        // device's current stream (Note [Copies between devices] in tensor/copy.cpp).
+        const cuda::Stream current = cuda::current_stream(consumer->device_index());
+        if (current != *consumer) consumer->wait_stream(current);
+      }
     }
     if (!st.buffer.defined()) {
       st.buffer = std::move(grad);

@@ -6,7 +6,9 @@
 // accumulators on the stream current when they joined the graph). A gradient produced on one
 // stream and consumed on another is made safe by the consumer stream waiting for the producer
 // (an event record and wait, Stream::wait_stream), before it is summed with other gradients
-// (on the consumer's stream) or used. The root gradient counts as produced on the caller's
+// (on the consumer's stream) or used; a gradient that arrives from the host or another device
+// came through a copy ordered on the consumer device's current stream, which the consumer
+// waits for instead. The root gradient counts as produced on the caller's
 // current stream. When the pass ends, the caller's current stream of each device waits for
 // every stream the pass used, so work the caller enqueues afterwards (reading grad(), an
 // optimizer step) is ordered after the backward kernels, without blocking the host.

@@ -160,6 +160,21 @@ TEST(AutogradDevice, ALeafOnTheCpuGetsItsGradientBackFromTheDevice) {
   EXPECT_EQ(x.grad().tolist<float>(), (std::vector<float>{3, 3}));
 }
 
+TEST(AutogradDevice, GradientsFlowBackAcrossDevicesAndSideStreams) {
+  TIDE_REQUIRE_DEVICES(2);
+  Tensor x = full({256}, 2.0f, TensorOptions(cuda_device(0))).requires_grad_();
+  const cuda::Stream side1(1);
+  Tensor loss;
+  {
+    cuda::StreamGuard on_side(side1);  // the second half of the forward runs on a side stream
+    side1.wait_stream(cuda::current_stream(1));
+    loss = (x.to(cuda_device(1)) * x.to(cuda_device(1))).sum();
+  }
+  loss.backward();
+  EXPECT_EQ(x.grad().device(), cuda_device(0));
+  EXPECT_EQ(x.grad().cpu().tolist<float>(), std::vector<float>(256, 4.0f));
+}
+
 TEST(AutogradDevice, AGradientOnAnotherDeviceRaises) {
   TIDE_REQUIRE_DEVICES(1);
   Tensor x = ones({2}, TensorOptions(cuda_device(0))).requires_grad_();
