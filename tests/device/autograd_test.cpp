@@ -175,6 +175,19 @@ TEST(AutogradDevice, GradientsFlowBackAcrossDevicesAndSideStreams) {
   EXPECT_EQ(x.grad().cpu().tolist<float>(), std::vector<float>(256, 4.0f));
 }
 
+TEST(AutogradDevice, SetDataMovesAParameterForEveryHandle) {
+  TIDE_REQUIRE_DEVICES(1);
+  Tensor param = tensor({1.0f, 2.0f}).requires_grad_();
+  const Tensor held = param;                          // an optimizer's handle
+  param.set_data(param.detach().to(cuda_device(0)));  // what nn's module.cuda() does
+  EXPECT_EQ(held.device(), cuda_device(0));
+  EXPECT_TRUE(held.is_leaf());
+  EXPECT_TRUE(held.requires_grad());
+  (held * 3).sum().backward();
+  EXPECT_EQ(param.grad().device(), cuda_device(0));
+  EXPECT_EQ(param.grad().cpu().tolist<float>(), (std::vector<float>{3, 3}));
+}
+
 TEST(AutogradDevice, AGradientOnAnotherDeviceRaises) {
   TIDE_REQUIRE_DEVICES(1);
   Tensor x = ones({2}, TensorOptions(cuda_device(0))).requires_grad_();
