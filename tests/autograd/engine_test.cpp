@@ -349,6 +349,21 @@ TEST(Autograd, NodesAreNamedAsTorchNamesThem) {
   EXPECT_TRUE(x.to(kFloat32).is_same(x));  // no copy, no node
 }
 
+TEST(Autograd, HalfPrecisionGradientsOfTheBackwardKernels) {
+  for (Dtype dt : {kFloat16, kBFloat16}) {
+    Tensor x = tensor({1.0, 5.0, 3.0, 2.0}, dtype(dt)).requires_grad_();
+    (x.index_select(0, tensor({1, 1, 3})) * 2).sum().backward();
+    EXPECT_EQ(x.grad().dtype(), dt);
+    EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 4, 0, 2}));
+    Tensor y = tensor({{1.0, 5.0}, {3.0, 2.0}}, dtype(dt)).requires_grad_();
+    std::get<0>(y.max(1)).sum().backward();
+    EXPECT_EQ(values(y.grad()), (std::vector<double>{0, 1, 1, 0}));
+    Tensor z = tensor({{1.0, 5.0}, {3.0, 2.0}}, dtype(dt)).requires_grad_();
+    cross_entropy(z, tensor({1, 0}), {}, Reduction::Sum).backward();
+    EXPECT_EQ(z.grad().dtype(), dt);
+  }
+}
+
 TEST(Autograd, PrintingShowsRequiresGradAndGradFnAsTorch) {
   Tensor x = tensor({1.0, 2.0}).requires_grad_();
   EXPECT_EQ(x.str(), "tensor([1., 2.], requires_grad=True)");
