@@ -9,6 +9,8 @@ namespace tide::backends::cuda {
 void register_elementwise_kernels();
 /// sum, min_max, softmax, nll_loss, index_select, cat, uniform, normal, randint.
 void register_reduction_index_random_kernels();
+/// index_add, scatter_dim, nll_loss_backward (backends/cuda/backward_kernels.cu).
+void register_backward_kernels();
 /// gemm on cuBLAS (backends/cuda/blas*.cu/cpp).
 void register_blas_kernels();
 

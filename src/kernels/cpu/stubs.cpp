@@ -2,6 +2,7 @@
 
 #include "kernels/stubs.h"
 
+#include "kernels/cpu/backward_kernels.h"
 #include "kernels/cpu/copy_kernels.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/index_kernels.h"
@@ -48,6 +49,9 @@ decltype(softmax_stub) softmax_stub{&softmax_kernel};
 decltype(nll_loss_stub) nll_loss_stub{&nll_loss_cpu};
 decltype(index_select_stub) index_select_stub{&index_select_cpu};
 decltype(cat_stub) cat_stub{&cat_kernel};
+decltype(index_add_stub) index_add_stub{&index_add_kernel};
+decltype(scatter_dim_stub) scatter_dim_stub{&scatter_dim_kernel};
+decltype(nll_loss_backward_stub) nll_loss_backward_stub{&nll_loss_backward_kernel};
 decltype(gemm_stub) gemm_stub{&gemm};
 decltype(uniform_stub) uniform_stub{&uniform_kernel};
 decltype(normal_stub) normal_stub{&normal_kernel};
@@ -67,6 +71,9 @@ std::vector<StubInfo> all_stubs() {
           {"nll_loss", nll_loss_stub.cuda != nullptr},
           {"index_select", index_select_stub.cuda != nullptr},
           {"cat", cat_stub.cuda != nullptr},
+          {"index_add", index_add_stub.cuda != nullptr},
+          {"scatter_dim", scatter_dim_stub.cuda != nullptr},
+          {"nll_loss_backward", nll_loss_backward_stub.cuda != nullptr},
           {"gemm", gemm_stub.cuda != nullptr},
           {"uniform", uniform_stub.cuda != nullptr},
           {"normal", normal_stub.cuda != nullptr},
