@@ -105,5 +105,11 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight 
                 Reduction reduction = Reduction::Mean, int64_t ignore_index = -100);
 Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
                      Reduction reduction = Reduction::Mean, int64_t ignore_index = -100);
+/// (input - target)^2, broadcast as torch does, reduced by `reduction` (a composition of
+/// sub, mul and sum/mean, so autograd differentiates it).
+Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction = Reduction::Mean);
+/// In training, zeroes each element with probability p (a Philox mask from the input's
+/// device) and scales the others by 1/(1-p); otherwise returns the input. p in [0, 1].
+Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);
 
 }  // namespace tide

@@ -1,4 +1,4 @@
-// Losses: nll_loss and cross_entropy (torch.nn.functional), with class weights, the three
+// Losses: nll_loss, cross_entropy and mse_loss (torch.nn.functional), with class weights, the three
 // reductions and ignore_index.
 
 #include "autograd/hooks.h"
@@ -93,6 +93,23 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
   // torch: the class dim is 1, or 0 for an unbatched (C,) input.
   const int64_t class_dim = input.dim() == 1 ? 0 : 1;
   return nll_loss(log_softmax(input, class_dim), target, weight, reduction, ignore_index);
+}
+
+Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  detail::check_defined(input, "mse_loss", "input");
+  detail::check_defined(target, "mse_loss", "target");
+  TIDE_CHECK(input.is_floating_point() && target.is_floating_point(),
+             "[mse_loss] expected floating-point input and target, got ",
+             detail::torch_type_name(input.dtype()), " and ",
+             detail::torch_type_name(target.dtype()), "; convert them with .to(tide::kFloat32)");
+  const Tensor diff = sub(input, target);
+  const Tensor squared = mul(diff, diff);
+  switch (reduction) {
+    case Reduction::None: return squared;
+    case Reduction::Sum: return sum(squared);
+    case Reduction::Mean: break;
+  }
+  return mean(squared);
 }
 
 }  // namespace tide
