@@ -64,9 +64,35 @@ void note_stream_use(const T&, const cuda::Stream&) {}
 
 [[noreturn]] void throw_no_cuda_kernel(const char* op);
 
+// Note [Tasks capture geometry, not TensorImpls]: a task on a simulated stream runs later, on
+// the stream's thread. Tensor::set_data (torch's `param.data = x`, used by Module::to and by
+// optimizers) swaps a TensorImpl's storage in place, so a task holding the caller's TensorImpl
+// would read the storage the tensor has when the task runs, not when the op was called —
+// e.g. p.set_data(p.sub(g, lr)) would compute from its own uninitialized output. A real GPU
+// kernel gets its pointers at launch; so does a task: each tensor argument is captured as a
+// new TensorImpl over the same storage and geometry (which also keeps the storage alive).
+inline Tensor task_copy(const Tensor& t) {
+  if (!t.defined()) return t;
+  return Tensor(t.storage(), t.dtype(), t.shape(), t.stride_vector(), t.storage_offset());
+}
+inline std::vector<Tensor> task_copy(const std::vector<Tensor>& ts) {
+  std::vector<Tensor> out;
+  out.reserve(ts.size());
+  for (const Tensor& t : ts) out.push_back(task_copy(t));
+  return out;
+}
+inline std::optional<Tensor> task_copy(const std::optional<Tensor>& t) {
+  return t ? std::optional<Tensor>(task_copy(*t)) : std::nullopt;
+}
+template <class T>
+const T& task_copy(const T& value) {
+  return value;
+}
+
 /// Runs the stub's kernel on `device` with `args` (see the Note above). `op` must be a string
 /// literal. Arguments are passed by reference on cpu and on real GPUs (no copies on the hot
-/// path) and copied into the task on simulated GPUs.
+/// path) and copied into the task on simulated GPUs (Note [Tasks capture geometry, not
+/// TensorImpls]).
 template <class... Params, class... Args>
 void run_kernel(Device device, const char* op, const kernels::KernelStub<void(Params...)>& stub,
                 const Args&... args) {
@@ -83,7 +109,9 @@ void run_kernel(Device device, const char* op, const kernels::KernelStub<void(Pa
     launch.finish();
     return;
   }
-  runtime::launch(stream, op, runtime::Task([kernel = stub.cpu, args...] { kernel(args...); }));
+  runtime::launch(stream, op, runtime::Task([kernel = stub.cpu, ... captured = task_copy(args)] {
+                    kernel(captured...);
+                  }));
 }
 
 }  // namespace tide::detail

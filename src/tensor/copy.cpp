@@ -62,7 +62,10 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   if (dd.is_cpu()) {
     cuda::Stream stream = cuda::current_stream(sd.index());
     detail::note_stream_use(src, stream);
-    runtime::launch(stream, "copy_", [dst = *this, src] { copy_kernel(dst, src); });
+    runtime::launch(stream, "copy_",
+                    [dst = detail::task_copy(*this), src = detail::task_copy(src)] {
+                      copy_kernel(dst, src);
+                    });
     if (!(non_blocking && is_pinned())) {
       stream.synchronize();
     } else {
@@ -75,7 +78,10 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   src_stream.wait_stream(dst_stream);
   detail::note_stream_use(src, src_stream);
   detail::note_stream_use(*this, dst_stream);
-  runtime::launch(src_stream, "copy_", [dst = *this, src] { copy_kernel(dst, src); });
+  runtime::launch(src_stream, "copy_",
+                  [dst = detail::task_copy(*this), src = detail::task_copy(src)] {
+                    copy_kernel(dst, src);
+                  });
   dst_stream.wait_stream(src_stream);
   return *this;
 }
