@@ -33,6 +33,9 @@ std::vector<Tensor> AccumulateGrad::apply(const Tensor& grad) {
 }
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
+  // Threads recording ops on one shared parameter must all get the same accumulator.
+  static std::mutex creation;
+  std::lock_guard<std::mutex> lock(creation);
   AutogradMeta& meta = materialize_meta(leaf);
   if (auto existing = meta.grad_accumulator.lock()) {
     // Reused unless set_data moved the leaf to another device since it was made: its stream

@@ -182,6 +182,18 @@ TEST(Autograd, NoGradGuardStopsRecordingOnItsThreadOnly) {
   EXPECT_TRUE((x * 2).requires_grad());
 }
 
+TEST(Autograd, ThreadsBackpropagatingIntoOneLeafAccumulateEveryGradient) {
+  Tensor w = zeros({8}).requires_grad_();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&w] {
+      for (int i = 0; i < 50; ++i) (w * 2 + 1).sum().backward();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(values(w.grad()), std::vector<double>(8, 4 * 50 * 2));
+}
+
 TEST(Autograd, DetachSharesDataButLeavesTheGraph) {
   Tensor x = tensor({1.0, 2.0}).requires_grad_();
   Tensor y = x * 2;
