@@ -78,7 +78,11 @@ __global__ void __launch_bounds__(kElementwiseThreads)
     apply_vector<W>(f, reinterpret_cast<Vec<Out, W>*>(out) + v,
                     reinterpret_cast<const Vec<In, W>*>(in)[v]...);
   }
-  for (int64_t i = vectors * W + first; i < n; i += step) out[i] = f(in[i]...);
+  // The n % W leftover elements: fewer than W <= step, so one pass of the first threads.
+  if (first < n - vectors * W) {
+    const int64_t i = vectors * W + first;
+    out[i] = f(in[i]...);
+  }
 }
 
 template <class Out, class... In, class F, class Offsets, std::size_t... K>
