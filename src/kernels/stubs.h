@@ -1,6 +1,6 @@
 #pragma once
 // The kernel stubs of every op (Note [Kernel stubs]). The cpu loops are defined in
-// kernels/cpu/stubs.cpp; the GPU launchers in backends/cuda/, registered at backend start.
+// kernels/cpu/stubs.cpp; the GPU launchers in kernels/cuda/, registered at backend start.
 
 #include <cstdint>
 #include <optional>

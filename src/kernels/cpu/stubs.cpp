@@ -8,7 +8,7 @@
 #include "kernels/cpu/random_kernels.h"
 #include "kernels/cpu/shape_kernels.h"
 #include "kernels/cpu/softmax_kernels.h"
-#include "runtime/error_channel.h"
+#include "runtime/kernel_error_report.h"
 
 namespace tide::kernels {
 namespace {
