@@ -11,5 +11,7 @@ void register_elementwise_kernels();
 void register_reduction_index_random_kernels();
 /// gemm on cuBLAS (backends/cuda/blas*.cu/cpp).
 void register_blas_kernels();
+/// sgd_step, adam_step (backends/cuda/optim_kernels.cu).
+void register_optim_kernels();
 
 }  // namespace tide::backends::cuda
