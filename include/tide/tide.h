@@ -9,6 +9,7 @@
 #include "tide/factories.h"
 #include "tide/half.h"
 #include "tide/ops.h"
+#include "tide/optim.h"
 #include "tide/random.h"
 #include "tide/scalar.h"
 #include "tide/scope.h"

@@ -49,6 +49,8 @@ decltype(nll_loss_stub) nll_loss_stub{&nll_loss_cpu};
 decltype(index_select_stub) index_select_stub{&index_select_cpu};
 decltype(cat_stub) cat_stub{&cat_kernel};
 decltype(gemm_stub) gemm_stub{&gemm};
+decltype(sgd_stub) sgd_stub{&sgd_kernel};
+decltype(adam_stub) adam_stub{&adam_kernel};
 decltype(uniform_stub) uniform_stub{&uniform_kernel};
 decltype(normal_stub) normal_stub{&normal_kernel};
 decltype(randint_stub) randint_stub{&randint_kernel};
@@ -70,7 +72,9 @@ std::vector<StubInfo> all_stubs() {
           {"gemm", gemm_stub.cuda != nullptr},
           {"uniform", uniform_stub.cuda != nullptr},
           {"normal", normal_stub.cuda != nullptr},
-          {"randint", randint_stub.cuda != nullptr}};
+          {"randint", randint_stub.cuda != nullptr},
+          {"sgd_step", sgd_stub.cuda != nullptr},
+          {"adam_step", adam_stub.cuda != nullptr}};
 }
 
 }  // namespace tide::kernels

@@ -11,5 +11,7 @@ void register_elementwise_kernels();
 void register_reduction_index_random_kernels();
 /// gemm on cuBLAS (kernels/cuda/blas_kernels.cpp).
 void register_blas_kernels();
+/// sgd_step, adam_step (kernels/cuda/optim_kernels.cu).
+void register_optim_kernels();
 
 }  // namespace tide::kernels::cuda
