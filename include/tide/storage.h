@@ -1,7 +1,9 @@
 #pragma once
 // Storage: the refcounted memory behind one or more tensors (views share it).
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "tide/allocator.h"
@@ -12,6 +14,9 @@ struct StorageImpl {
   explicit StorageImpl(DataPtr d, bool is_pinned = false) : data(std::move(d)), pinned(is_pinned) {}
   DataPtr data;
   bool pinned;
+  /// Bumped by every in-place write; views share it through the storage, so autograd can
+  /// tell that a tensor it saved was modified (Note [Version counters] in src/autograd).
+  std::atomic<uint32_t> version{0};
 };
 
 class Storage {
@@ -29,6 +34,9 @@ class Storage {
   const DataPtr& data_ptr() const { return impl_->data; }
   long use_count() const { return impl_.use_count(); }
   bool is_alias_of(const Storage& o) const { return impl_ == o.impl_; }
+  uint32_t version() const { return impl_->version.load(std::memory_order_relaxed); }
+  /// Marks an in-place write (one relaxed increment).
+  void bump_version() const { impl_->version.fetch_add(1, std::memory_order_relaxed); }
 
  private:
   std::shared_ptr<StorageImpl> impl_;

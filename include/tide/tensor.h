@@ -24,6 +24,14 @@ namespace tide {
 namespace cuda {
 class Stream;
 }
+namespace autograd {
+struct AutogradMeta;
+class Node;
+/// Frees an AutogradMeta (defined in src/autograd, where the type is complete).
+struct AutogradMetaDeleter {
+  void operator()(AutogradMeta* meta) const;
+};
+}  // namespace autograd
 
 /// A Python-style slice for Tensor::index: Slice(start, stop, step); nullopt ends mean "to the edge".
 struct Slice {
@@ -58,6 +66,9 @@ struct TensorImpl {
   int64_t numel = 0;
   Dtype dtype = kFloat32;
   bool contiguous = true;
+  /// Null for tensors autograd never saw (Note [Autograd metadata] in
+  /// src/autograd/autograd_meta.h): ops check only this pointer on their hot path.
+  std::unique_ptr<autograd::AutogradMeta, autograd::AutogradMetaDeleter> autograd;
 
   /// Recomputes numel and contiguity after sizes/strides change.
   void refresh();
@@ -97,6 +108,8 @@ class Tensor {
   const Storage& storage() const { return impl_->storage; }
   TensorImpl* impl() const { return impl_.get(); }
   bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+  /// How many Tensor handles share this tensor (torch's use_count).
+  long use_count() const { return impl_.use_count(); }
 
   /// Pointer to the first element; T must match dtype().
   template <class T>
@@ -241,6 +254,30 @@ class Tensor {
   Tensor addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta = 1, Scalar alpha = 1) const;
   Tensor softmax(int64_t dim) const;
   Tensor log_softmax(int64_t dim) const;
+
+  // ---- autograd (src/autograd; API.md "Autograd")
+  /// Makes a floating-point leaf record the ops that use it, as torch's requires_grad_.
+  Tensor& requires_grad_(bool requires_grad = true);
+  const Tensor& requires_grad_(bool requires_grad = true) const;
+  bool requires_grad() const;
+  /// The gradient accumulated by backward; undefined until a backward reaches this leaf.
+  Tensor grad() const;
+  /// The gradient slot itself (torch's mutable_grad): optimizers and zero_grad assign to it.
+  Tensor& mutable_grad() const;
+  /// Computes the gradient of this tensor w.r.t. the graph's leaves and accumulates it in them.
+  void backward(const Tensor& gradient = {}, bool retain_graph = false) const;
+  /// Whether the tensor is a leaf of the graph (created by the user, not by a recorded op).
+  bool is_leaf() const;
+  /// The same data (shared storage and version counter), outside of any graph.
+  Tensor detach() const;
+  /// torch's `param.data = new_data`: this tensor (and every handle to it) takes new_data's
+  /// storage, geometry and dtype, possibly on another device, keeping its autograd state.
+  Tensor& set_data(const Tensor& new_data);
+  const Tensor& set_data(const Tensor& new_data) const;
+  /// The node that computes this tensor's gradient (null for leaves and plain tensors).
+  std::shared_ptr<autograd::Node> grad_fn() const;
+  /// How many times the tensor's storage was modified in place (torch's _version).
+  uint32_t _version() const;
 
   // ---- printing
   /// Exactly torch's repr, module prefix "tide.".

@@ -2,6 +2,7 @@
 // The umbrella header: everything public in tide.
 
 #include "tide/allocator.h"
+#include "tide/autograd.h"
 #include "tide/cuda.h"
 #include "tide/device.h"
 #include "tide/dtype.h"

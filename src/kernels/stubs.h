@@ -49,6 +49,13 @@ extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor
 /// index_select(out, in, index, dim); bad indices reported as for nll_loss.
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> index_select_stub;
 extern KernelStub<void(const Tensor&, const std::vector<Tensor>&, int64_t)> cat_stub;
+// ---- backward (kernels/cpu/backward_kernels.h says what each computes)
+/// index_add(out, src, index, dim): index_select's backward.
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> index_add_stub;
+/// nll_loss_backward(grad_input, grad_output, target, weight, reduction, ignore_index).
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, LossReduction,
+                       int64_t)>
+    nll_loss_backward_stub;
 /// gemm(out, a, b, beta, alpha): out = beta * out + alpha * (a @ b) over 2-D or batched 3-D
 /// operands (kernels/cpu/gemm.h).
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, Scalar, Scalar)> gemm_stub;

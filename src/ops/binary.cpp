@@ -11,6 +11,7 @@
 //      straight into such a fresh conversion when it already has the output's shape;
 //   5. calls one kernel; a destination of another (castable) dtype receives a copy.
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
@@ -153,6 +154,7 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
   }
 
   // 5. deliver
+  if (dest != Dest::New) target.storage().bump_version();  // Note [Version counters]
   if (dest == Dest::New) {
     target = std::move(result);
   } else if (!result.is_same(target)) {
@@ -170,30 +172,73 @@ Tensor make(BinaryOp op, const Arg& a, const Arg& b, const char* where, const Sc
 }  // namespace
 
 // ---- arithmetic
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) { return make(BinaryOp::Add, a, b, "add", alpha); }
-Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return make(BinaryOp::Add, a, b, "add", alpha); }
-Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) { return make(BinaryOp::Sub, a, b, "sub", alpha); }
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return make(BinaryOp::Sub, a, b, "sub", alpha); }
-Tensor mul(const Tensor& a, const Tensor& b) { return make(BinaryOp::Mul, a, b, "mul"); }
-Tensor mul(const Tensor& a, Scalar b) { return make(BinaryOp::Mul, a, b, "mul"); }
-Tensor div(const Tensor& a, const Tensor& b) { return make(BinaryOp::Div, a, b, "div"); }
-Tensor div(const Tensor& a, Scalar b) { return make(BinaryOp::Div, a, b, "div"); }
-Tensor pow(const Tensor& a, const Tensor& exponent) { return make(BinaryOp::Pow, a, exponent, "pow"); }
-Tensor pow(const Tensor& a, Scalar exponent) { return make(BinaryOp::Pow, a, exponent, "pow"); }
-Tensor pow(Scalar a, const Tensor& exponent) { return make(BinaryOp::Pow, a, exponent, "pow"); }
-Tensor maximum(const Tensor& a, const Tensor& b) { return make(BinaryOp::Maximum, a, b, "maximum"); }
-Tensor minimum(const Tensor& a, const Tensor& b) { return make(BinaryOp::Minimum, a, b, "minimum"); }
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::add(a, b, alpha);
+  return make(BinaryOp::Add, a, b, "add", alpha);
+}
+Tensor add(const Tensor& a, Scalar b, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::add(a, b, alpha);
+  return make(BinaryOp::Add, a, b, "add", alpha);
+}
+Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::sub(a, b, alpha);
+  return make(BinaryOp::Sub, a, b, "sub", alpha);
+}
+Tensor sub(const Tensor& a, Scalar b, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sub(a, b, alpha);
+  return make(BinaryOp::Sub, a, b, "sub", alpha);
+}
+Tensor mul(const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::mul(a, b);
+  return make(BinaryOp::Mul, a, b, "mul");
+}
+Tensor mul(const Tensor& a, Scalar b) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::mul(a, b);
+  return make(BinaryOp::Mul, a, b, "mul");
+}
+Tensor div(const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::div(a, b);
+  return make(BinaryOp::Div, a, b, "div");
+}
+Tensor div(const Tensor& a, Scalar b) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::div(a, b);
+  return make(BinaryOp::Div, a, b, "div");
+}
+Tensor pow(const Tensor& a, const Tensor& exponent) {
+  if (TIDE_UNLIKELY(autograd::recording(a, exponent))) return autograd::traced::pow(a, exponent);
+  return make(BinaryOp::Pow, a, exponent, "pow");
+}
+Tensor pow(const Tensor& a, Scalar exponent) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::pow(a, exponent);
+  return make(BinaryOp::Pow, a, exponent, "pow");
+}
+Tensor pow(Scalar a, const Tensor& exponent) {
+  if (TIDE_UNLIKELY(autograd::recording(exponent))) return autograd::traced::pow(a, exponent);
+  return make(BinaryOp::Pow, a, exponent, "pow");
+}
+Tensor maximum(const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::maximum(a, b);
+  return make(BinaryOp::Maximum, a, b, "maximum");
+}
+Tensor minimum(const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::minimum(a, b);
+  return make(BinaryOp::Minimum, a, b, "minimum");
+}
 
 Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("add_out");
   return binary_op(BinaryOp::Add, a, b, alpha, Dest::Out, out, "add_out");
 }
 Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("sub_out");
   return binary_op(BinaryOp::Sub, a, b, alpha, Dest::Out, out, "sub_out");
 }
 Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("mul_out");
   return binary_op(BinaryOp::Mul, a, b, 1, Dest::Out, out, "mul_out");
 }
 Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("div_out");
   return binary_op(BinaryOp::Div, a, b, 1, Dest::Out, out, "div_out");
 }
 
@@ -213,35 +258,49 @@ Tensor ge(const Tensor& a, Scalar b) { return make(BinaryOp::Ge, a, b, "ge"); }
 
 namespace detail {
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::rsub(self, other, alpha);
   return make(BinaryOp::Sub, other, self, "rsub", alpha);
 }
-Tensor rdiv(const Tensor& self, Scalar other) { return make(BinaryOp::Div, other, self, "div"); }
+Tensor rdiv(const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::rdiv(self, other);
+  return make(BinaryOp::Div, other, self, "div");
+}
 }  // namespace detail
 
 // ---- in place (the result dtype must be castable to self's, as torch)
 namespace detail {
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(self, other)))
+    return autograd::traced::add_(self, other, alpha);
   return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
 }
 Tensor& add_(Tensor& self, Scalar other, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::add_(self, other, alpha);
   return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
 }
 Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(self, other)))
+    return autograd::traced::sub_(self, other, alpha);
   return binary_op(BinaryOp::Sub, self, other, alpha, Dest::InPlace, self, "Tensor::sub_");
 }
 Tensor& sub_(Tensor& self, Scalar other, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::sub_(self, other, alpha);
   return binary_op(BinaryOp::Sub, self, other, alpha, Dest::InPlace, self, "Tensor::sub_");
 }
 Tensor& mul_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(autograd::recording(self, other))) return autograd::traced::mul_(self, other);
   return binary_op(BinaryOp::Mul, self, other, 1, Dest::InPlace, self, "Tensor::mul_");
 }
 Tensor& mul_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::mul_(self, other);
   return binary_op(BinaryOp::Mul, self, other, 1, Dest::InPlace, self, "Tensor::mul_");
 }
 Tensor& div_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(autograd::recording(self, other))) return autograd::traced::div_(self, other);
   return binary_op(BinaryOp::Div, self, other, 1, Dest::InPlace, self, "Tensor::div_");
 }
 Tensor& div_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::div_(self, other);
   return binary_op(BinaryOp::Div, self, other, 1, Dest::InPlace, self, "Tensor::div_");
 }
 }  // namespace detail

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/gemm.h"
 #include "ops/dispatch.h"
@@ -118,6 +119,7 @@ DimVector leading(const Tensor& t, int64_t drop) {
 // of one big mm. Otherwise the batch dims (all but the last two; a 1-D operand has none)
 // broadcast, every operand is expanded (no copy) to them, and the kernel loops over the batch.
 Tensor matmul(const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::matmul(a, b);
   const Device device = check_operands(a, b, "matmul");
   const int64_t da = a.dim(), db = b.dim();
   TIDE_CHECK(da >= 1 && db >= 1, "[matmul] both arguments to matmul need to be at least 1D, but they "
@@ -160,6 +162,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::mm(a, b);
   const Device device = check_operands(a, b, "mm");
   TIDE_CHECK(a.dim() == 2, "[mm] self must be a matrix, but got a ", a.dim(), "-D tensor");
   TIDE_CHECK(b.dim() == 2, "[mm] mat2 must be a matrix, but got a ", b.dim(), "-D tensor");
@@ -167,6 +170,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::bmm(a, b);
   const Device device = check_operands(a, b, "bmm");
   TIDE_CHECK(a.dim() == 3, "[bmm] batch1 must be a 3D tensor, but got a ", a.dim(), "-D tensor");
   TIDE_CHECK(b.dim() == 3, "[bmm] batch2 must be a 3D tensor, but got a ", b.dim(), "-D tensor");
@@ -179,9 +183,13 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
+  if (TIDE_UNLIKELY(autograd::recording(self, mat1, mat2)))
+    return autograd::traced::addmm(self, mat1, mat2, beta, alpha);
   detail::check_defined(self, "addmm", "self");
-  const Device device = check_operands(mat1, mat2, "addmm");
-  detail::same_device({{"self", &self}, {"mat1", &mat1}, {"mat2", &mat2}}, "addmm");
+  detail::check_defined(mat1, "addmm", "the first operand");
+  detail::check_defined(mat2, "addmm", "the second operand");
+  const Device device =
+      detail::same_device({{"self", &self}, {"mat1", &mat1}, {"mat2", &mat2}}, "addmm");
   TIDE_CHECK(mat1.dim() == 2, "[addmm] mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   TIDE_CHECK(mat2.dim() == 2, "[addmm] mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_mm_shapes(mat1, mat2, "addmm");

@@ -1,6 +1,7 @@
 // Losses: nll_loss and cross_entropy (torch.nn.functional), with class weights, the three
 // reductions and ignore_index.
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/loss_kernels.h"
 #include "ops/dispatch.h"
@@ -44,6 +45,8 @@ void check_target_dtype(const Tensor& target, const char* where) {
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                 Reduction reduction, int64_t ignore_index) {
+  if (TIDE_UNLIKELY(autograd::recording(input, weight)))
+    return autograd::traced::nll_loss(input, target, weight, reduction, ignore_index);
   detail::check_defined(input, "nll_loss", "input");
   detail::check_defined(target, "nll_loss", "target");
   const Device device = detail::same_device(

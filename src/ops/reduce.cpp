@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/reduce_kernels.h"
 #include "ops/dispatch.h"
@@ -194,21 +195,25 @@ void check_arg_dtype(const Tensor& a, const char* where) {
 }  // namespace
 
 Tensor sum(const Tensor& a, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sum(a, dtype);
   detail::check_defined(a, "sum", "input");
   return sum_impl(a, dims_mask(a, {}, "sum"), false, dtype, false, "sum");
 }
 
 Tensor sum(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sum(a, {dim}, keepdim, dtype);
   detail::check_defined(a, "sum", "input");
   return sum_impl(a, dims_mask(a, {dim}, "sum"), keepdim, dtype, false, "sum");
 }
 
 Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sum(a, dims, keepdim, dtype);
   detail::check_defined(a, "sum", "input");
   return sum_impl(a, dims_mask(a, dims, "sum"), keepdim, dtype, false, "sum");
 }
 
 Tensor& sum_out(Tensor& out, const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(out, a))) autograd::traced::check_out_variant("sum_out");
   detail::check_defined(out, "sum_out", "out");
   detail::check_defined(a, "sum_out", "input");
   detail::same_device({{"out", &out}, {"self", &a}}, "sum_out");
@@ -222,30 +227,42 @@ Tensor& sum_out(Tensor& out, const Tensor& a) {
 }
 
 Tensor mean(const Tensor& a, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::mean(a, dtype);
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, {}, "mean"), false, dtype, true, "mean");
 }
 
 Tensor mean(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(autograd::recording(a)))
+    return autograd::traced::mean(a, {dim}, keepdim, dtype);
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, {dim}, "mean"), keepdim, dtype, true, "mean");
 }
 
 Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::mean(a, dims, keepdim, dtype);
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, dims, "mean"), keepdim, dtype, true, "mean");
 }
 
-Tensor max(const Tensor& a) { return min_max_all(a, true, false, "max"); }
-Tensor min(const Tensor& a) { return min_max_all(a, false, false, "min"); }
+Tensor max(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::max(a);
+  return min_max_all(a, true, false, "max");
+}
+Tensor min(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::min(a);
+  return min_max_all(a, false, false, "min");
+}
 
 std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::max(a, dim, keepdim);
   Tensor values, indices;
   min_max_dim(a, dim, keepdim, true, true, values, indices, "max");
   return {values, indices};
 }
 
 std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::min(a, dim, keepdim);
   Tensor values, indices;
   min_max_dim(a, dim, keepdim, false, true, values, indices, "min");
   return {values, indices};

@@ -1,6 +1,7 @@
 // Shape ops that move data: cat, stack, index_select; and the free forms of chunk and split
 // (views, implemented as Tensor methods in src/tensor/views.cpp).
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
@@ -15,6 +16,7 @@ bool legacy_empty(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
 }  // namespace
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  if (TIDE_UNLIKELY(autograd::recording_list(tensors))) return autograd::traced::cat(tensors, dim);
   TIDE_CHECK(!tensors.empty(), "[cat] expected a non-empty list of Tensors");
   const Tensor* ref = nullptr;
   Dtype dtype = kBool;
@@ -86,6 +88,7 @@ std::vector<Tensor> split(const Tensor& a, std::vector<int64_t> split_sizes, int
 }
 
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::index_select(a, dim, index);
   detail::check_defined(a, "index_select", "input");
   detail::check_defined(index, "index_select", "index");
   const Device device = detail::same_device({{"self", &a}, {"index", &index}}, "index_select");

@@ -1,5 +1,6 @@
 // softmax and log_softmax over one dim (torch.softmax / torch.nn.functional.log_softmax).
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/softmax_kernels.h"
 #include "ops/dispatch.h"
@@ -40,9 +41,13 @@ Tensor softmax_impl(const Tensor& a, int64_t dim, bool log, const char* where) {
 
 }  // namespace
 
-Tensor softmax(const Tensor& a, int64_t dim) { return softmax_impl(a, dim, false, "softmax"); }
+Tensor softmax(const Tensor& a, int64_t dim) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::softmax(a, dim);
+  return softmax_impl(a, dim, false, "softmax");
+}
 
 Tensor log_softmax(const Tensor& a, int64_t dim) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::log_softmax(a, dim);
   return softmax_impl(a, dim, true, "log_softmax");
 }
 

@@ -2,6 +2,7 @@
 // are float ops (integer and bool inputs give float32, as torch); clamp promotes with its
 // bounds (int tensor clamped to 0.5 is float32, as torch).
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
@@ -33,6 +34,7 @@ Tensor float_op(UnaryOp op, const Tensor& a, const char* where) {
 }  // namespace
 
 Tensor neg(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::neg(a);
   detail::check_defined(a, "neg", "input");
   TIDE_CHECK(a.dtype() != kBool,
              "[neg] Negation, the `-` operator, on a bool tensor is not supported. If you are "
@@ -41,6 +43,7 @@ Tensor neg(const Tensor& a) {
 }
 
 Tensor abs(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::abs(a);
   detail::check_defined(a, "abs", "input");
   TIDE_CHECK(a.dtype() != kBool, "[abs] \"abs_cpu\" not implemented for 'Bool'; convert the "
              "tensor first, e.g. .to(tide::kInt64), or use it as a mask directly");
@@ -48,18 +51,35 @@ Tensor abs(const Tensor& a) {
 }
 
 Tensor relu(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::relu(a);
   detail::check_defined(a, "relu", "input");
   TIDE_CHECK(a.dtype() != kBool, "[relu] Boolean inputs not supported for relu");
   return same_dtype_op(UnaryOp::Relu, a);
 }
 
-Tensor exp(const Tensor& a) { return float_op(UnaryOp::Exp, a, "exp"); }
-Tensor log(const Tensor& a) { return float_op(UnaryOp::Log, a, "log"); }
-Tensor sqrt(const Tensor& a) { return float_op(UnaryOp::Sqrt, a, "sqrt"); }
-Tensor sigmoid(const Tensor& a) { return float_op(UnaryOp::Sigmoid, a, "sigmoid"); }
-Tensor tanh(const Tensor& a) { return float_op(UnaryOp::Tanh, a, "tanh"); }
+Tensor exp(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::exp(a);
+  return float_op(UnaryOp::Exp, a, "exp");
+}
+Tensor log(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::log(a);
+  return float_op(UnaryOp::Log, a, "log");
+}
+Tensor sqrt(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sqrt(a);
+  return float_op(UnaryOp::Sqrt, a, "sqrt");
+}
+Tensor sigmoid(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sigmoid(a);
+  return float_op(UnaryOp::Sigmoid, a, "sigmoid");
+}
+Tensor tanh(const Tensor& a) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::tanh(a);
+  return float_op(UnaryOp::Tanh, a, "tanh");
+}
 
 Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::clamp(a, min, max);
   detail::check_defined(a, "clamp", "input");
   TIDE_CHECK(min || max, "[clamp] torch.clamp: At least one of 'min' or 'max' must not be None");
   Dtype dtype = a.dtype();

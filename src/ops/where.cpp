@@ -1,6 +1,7 @@
 // where(condition, a, b): torch's promotion of a and b (Scalars as wrapped numbers), all three
 // broadcast together; the condition must be bool.
 
+#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
@@ -57,12 +58,15 @@ Tensor where_impl(const Tensor& cond, const Tensor* a, const Scalar& as, const T
 }  // namespace
 
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::where(condition, a, b);
   return where_impl(condition, &a, Scalar(), &b, Scalar());
 }
 Tensor where(const Tensor& condition, const Tensor& a, Scalar b) {
+  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::where(condition, a, b);
   return where_impl(condition, &a, Scalar(), nullptr, b);
 }
 Tensor where(const Tensor& condition, Scalar a, const Tensor& b) {
+  if (TIDE_UNLIKELY(autograd::recording(b))) return autograd::traced::where(condition, a, b);
   return where_impl(condition, nullptr, a, &b, Scalar());
 }
 

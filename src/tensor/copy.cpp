@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "autograd/hooks.h"
 #include "kernels/cpu/copy_kernels.h"
 #include "kernels/stubs.h"
 #include "memory/pinned_allocator.h"
@@ -37,7 +38,10 @@ using kernels::copy_kernel;
 // device -> device copy writes the destination from a stream of another device; since the
 // destination's current stream waits for the copy, that stream's use stands for the copy's.
 const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this, src)))
+    return autograd::traced::copy_(*this, src, non_blocking);
   TIDE_CHECK(defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
+  storage().bump_version();  // Note [Version counters] in src/autograd/autograd_meta.h
   const Device dd = device(), sd = src.device();
   if (dd == sd) {
     detail::run_kernel(dd, "copy_", kernels::copy_stub, *this, src);
@@ -87,12 +91,15 @@ Tensor Tensor::contiguous() const {
 }
 
 Tensor Tensor::clone() const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::clone(*this);
   Tensor out = detail::make_empty(impl_->sizes, dtype(), device());
   out.copy_(*this);
   return out;
 }
 
 Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::to(*this, options, non_blocking, copy);
   Device target = options.device();
   Dtype dt = options.has_dtype() ? options.dtype() : dtype();
   bool same_device = target == device() || (target.is_cpu() && device().is_cpu()) ||
@@ -153,11 +160,15 @@ void Tensor::record_stream(const cuda::Stream& stream) const {
 }
 
 Tensor& Tensor::fill_(Scalar value) {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::fill_(*this, value);
+  storage().bump_version();
   detail::run_kernel(device(), "fill_", kernels::fill_stub, *this, value);
   return *this;
 }
 
 Tensor& Tensor::fill_(const Tensor& value) {
+  if (TIDE_UNLIKELY(autograd::recording(*this, value)))
+    return autograd::traced::fill_(*this, value);
   TIDE_CHECK(value.dim() == 0, "[Tensor::fill_] fill_ only supports 0-dimension value tensor but got "
              "tensor with ", value.dim(), " dimensions");
   return fill_(value.item());

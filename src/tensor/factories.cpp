@@ -111,10 +111,16 @@ void fill_nested(const NestedList& l, T*& out) {
 }  // namespace
 
 Tensor empty(std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad())
+    return empty(std::move(sizes), options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   return empty_with(DimVector(sizes), options, kFloat32, "empty");
 }
 
 Tensor empty_strided(std::vector<int64_t> sizes, std::vector<int64_t> strides, TensorOptions options) {
+  if (options.requires_grad())
+    return empty_strided(std::move(sizes), std::move(strides), options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(sizes.size() == strides.size(), "[empty_strided] sizes and strides must have the same "
              "length, got ", sizes.size(), " and ", strides.size());
   int64_t extent = 1;
@@ -130,18 +136,27 @@ Tensor empty_strided(std::vector<int64_t> sizes, std::vector<int64_t> strides, T
 }
 
 Tensor zeros(std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad())
+    return zeros(std::move(sizes), options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   Tensor t = empty(std::move(sizes), options);
   t.zero_();
   return t;
 }
 
 Tensor ones(std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad())
+    return ones(std::move(sizes), options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   Tensor t = empty(std::move(sizes), options);
   t.fill_(1);
   return t;
 }
 
 Tensor full(std::vector<int64_t> sizes, Scalar value, TensorOptions options) {
+  if (options.requires_grad())
+    return full(std::move(sizes), value, options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   Tensor t = empty_with(DimVector(sizes), options, value.default_dtype(), "full");
   t.fill_(value);
   return t;
@@ -153,6 +168,9 @@ Tensor scalar_tensor(Scalar value, TensorOptions options) {
 }
 
 Tensor tensor(const NestedList& data, TensorOptions options) {
+  if (options.requires_grad())
+    return tensor(data, options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   DimVector shape = nested_shape(data);
   Scalar::Kind kind = Scalar::Kind::Bool;
   bool any_leaf = false;
@@ -181,6 +199,10 @@ Tensor from_blob(void* data, std::vector<int64_t> sizes, TensorOptions options,
 
 Tensor from_blob(void* data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
                  TensorOptions options, std::function<void(void*)> deleter) {
+  if (options.requires_grad())
+    return from_blob(data, std::move(sizes), std::move(strides), options.requires_grad(false),
+                     std::move(deleter))
+        .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(sizes.size() == strides.size(), "[from_blob] sizes and strides must have the same "
              "length, got ", sizes.size(), " and ", strides.size());
   Device d = detail::resolve_device(options.device(), "from_blob");
@@ -208,6 +230,7 @@ TensorOptions like_options(const Tensor& like, const std::optional<TensorOptions
   if (o) {
     if (o->has_dtype()) r = r.dtype(o->dtype());
     if (o->device() != Device(kCPU, -1)) r = r.device(o->device());
+    r = r.requires_grad(o->requires_grad());
   }
   return r;
 }

@@ -11,6 +11,7 @@ namespace tide::detail {
 
 /// torch's repr of `host`, a cpu tensor, printed as living on `shown_device`
 /// (non-cpu devices get torch's device='...' suffix).
-std::string tensor_repr(const Tensor& host, const Device& shown_device);
+std::string tensor_repr(const Tensor& host, const Device& shown_device,
+                        const std::string& autograd_suffix = {});
 
 }  // namespace tide::detail

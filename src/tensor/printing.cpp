@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "autograd/node.h"
 #include "tensor/print_format.h"
 #include "tensor/tensor_internal.h"
 #include "tide/tensor.h"
@@ -300,7 +301,8 @@ std::string add_suffixes(std::string repr, const std::vector<Suffix>& suffixes, 
 
 namespace detail {
 
-std::string tensor_repr(const Tensor& host, const Device& shown_device) {
+std::string tensor_repr(const Tensor& host, const Device& shown_device,
+                        const std::string& autograd_suffix) {
   TIDE_INTERNAL_ASSERT(host.is_cpu());
   const std::string prefix = "tensor(";
   const auto indent = static_cast<int64_t>(prefix.size());
@@ -340,6 +342,10 @@ std::string tensor_repr(const Tensor& host, const Device& shown_device) {
       body = tensor_str(layout, 0, indent);
     }
   }
+  // torch's last suffix: requires_grad=True on leaves, grad_fn=<Name> on recorded results.
+  if (!autograd_suffix.empty()) {
+    suffixes.push_back({autograd_suffix, static_cast<int64_t>(autograd_suffix.size())});
+  }
   return add_suffixes(prefix + body, suffixes, indent);
 }
 
@@ -349,8 +355,14 @@ std::string Tensor::str() const {
   // libtorch's spelling for a tensor without storage; Python has no undefined tensors.
   if (!defined()) return "[ Tensor (undefined) ]";
   // Values are read on the host; for a device tensor cpu() waits for pending work first.
-  Tensor host = is_cpu() ? *this : cpu();
-  return detail::tensor_repr(host, device());
+  // (detach: reading the values for printing is not an op of the graph)
+  Tensor host = is_cpu() ? *this : detach().cpu();
+  std::string autograd_suffix;
+  if (requires_grad()) {
+    autograd_suffix = is_leaf() ? std::string("requires_grad=True")
+                                : std::string("grad_fn=<") + grad_fn()->name() + ">";
+  }
+  return detail::tensor_repr(host, device(), autograd_suffix);
 }
 
 }  // namespace tide

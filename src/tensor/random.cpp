@@ -10,6 +10,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "autograd/hooks.h"
 #include "core/philox.h"
 #include "kernels/cpu/random_kernels.h"
 #include "kernels/stubs.h"
@@ -143,6 +144,9 @@ void check_floating(const Tensor& self, const char* where) {
 }  // namespace
 
 Tensor& Tensor::uniform_(double from, double to) {
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::random_(*this, from, to, false);
+  if (defined()) storage().bump_version();
   check_floating(*this, "Tensor::uniform_");
   TIDE_CHECK(std::isfinite(from) && std::isfinite(to), "[Tensor::uniform_] expects finite bounds, "
              "but found from=", from, ", to=", to);
@@ -153,6 +157,9 @@ Tensor& Tensor::uniform_(double from, double to) {
 }
 
 Tensor& Tensor::normal_(double mean, double std) {
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::random_(*this, mean, std, true);
+  if (defined()) storage().bump_version();
   check_floating(*this, "Tensor::normal_");
   TIDE_CHECK(std >= 0.0, "[Tensor::normal_] normal expects std >= 0.0, but found std ", std);
   generate(*this, kernels::uniform_blocks(numel()), "normal_", kernels::normal_stub, mean, std);
@@ -160,6 +167,9 @@ Tensor& Tensor::normal_(double mean, double std) {
 }
 
 Tensor rand(std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad())
+    return rand(std::move(sizes), options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(!options.has_dtype() || is_floating_point(options.dtype()), "[rand] expected a "
              "floating point dtype, but got ", name(options.dtype()), "; use randint for integers");
   Tensor t = empty(std::move(sizes), options);
@@ -168,6 +178,9 @@ Tensor rand(std::vector<int64_t> sizes, TensorOptions options) {
 }
 
 Tensor randn(std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad())
+    return randn(std::move(sizes), options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(!options.has_dtype() || is_floating_point(options.dtype()), "[randn] expected a "
              "floating point dtype, but got ", name(options.dtype()));
   Tensor t = empty(std::move(sizes), options);

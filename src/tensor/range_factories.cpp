@@ -37,6 +37,9 @@ Tensor arange(Scalar end, TensorOptions options) { return arange(0, end, 1, opti
 // bounds truncated to integers, and its length is exact integer arithmetic; a floating dtype
 // computes start + i * step in double and its length is ceil((end - start) / step) in double.
 Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
+  if (options.requires_grad())
+    return arange(start, end, step, options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   const bool all_integral = !start.is_floating_point() && !end.is_floating_point() &&
                             !step.is_floating_point();
   const Dtype dtype = options.has_dtype() ? options.dtype() : all_integral ? kInt64 : kFloat32;
@@ -71,6 +74,9 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
 // As torch: the first half counts up from start and the second half down from end, so both
 // ends are exact (one step gives start, as torch); computed in double, float32 unless options set a dtype.
 Tensor linspace(double start, double end, int64_t steps, TensorOptions options) {
+  if (options.requires_grad())
+    return linspace(start, end, steps, options.requires_grad(false))
+        .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(steps >= 0, "[linspace] number of steps must be non-negative, but got ", steps);
   const Dtype dtype = options.has_dtype() ? options.dtype() : kFloat32;
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;

@@ -3,6 +3,7 @@
 
 #include <numeric>
 
+#include "autograd/hooks.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
@@ -85,6 +86,7 @@ bool compute_view_strides(const DimVector& old_sizes, const DimVector& old_strid
 }  // namespace
 
 Tensor Tensor::view(std::vector<int64_t> sizes) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::view(*this, sizes);
   DimVector shape = infer_size(sizes, numel(), "Tensor::view");
   DimVector strides;
   TIDE_CHECK(compute_view_strides(impl_->sizes, impl_->strides, shape, strides),
@@ -95,6 +97,7 @@ Tensor Tensor::view(std::vector<int64_t> sizes) const {
 }
 
 Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::reshape(*this, sizes);
   DimVector shape = infer_size(sizes, numel(), "Tensor::reshape");
   DimVector strides;
   if (compute_view_strides(impl_->sizes, impl_->strides, shape, strides)) {
@@ -119,6 +122,8 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::transpose(*this, dim0, dim1);
   int64_t a = wrap_dim(dim0, dim(), "Tensor::transpose");
   int64_t b = wrap_dim(dim1, dim(), "Tensor::transpose");
   if (dim() == 0) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
@@ -135,6 +140,7 @@ Tensor Tensor::t() const {
 }
 
 Tensor Tensor::permute(std::vector<int64_t> dims) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::permute(*this, dims);
   TIDE_CHECK(static_cast<int64_t>(dims.size()) == dim(),
              "[Tensor::permute] number of dims don't match in permute: the tensor has ", dim(),
              " dims but ", dims.size(), " were given");
@@ -153,6 +159,8 @@ Tensor Tensor::permute(std::vector<int64_t> dims) const {
 
 Tensor Tensor::slice(int64_t dim_, std::optional<int64_t> start, std::optional<int64_t> stop,
                      int64_t step) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::slice(*this, dim_, start, stop, step);
   TIDE_CHECK(dim() > 0, "[Tensor::slice] cannot slice a 0-dim tensor");
   int64_t d = wrap_dim(dim_, dim(), "Tensor::slice");
   TIDE_CHECK(step > 0, "[Tensor::slice] slice step must be positive, got ", step);
@@ -184,6 +192,8 @@ Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
 }
 
 Tensor Tensor::select(int64_t dim_, int64_t index) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this)))
+    return autograd::traced::select(*this, dim_, index);
   TIDE_CHECK(dim() > 0, "[Tensor::select] select() cannot be applied to a 0-dim tensor");
   int64_t d = wrap_dim(dim_, dim(), "Tensor::select");
   int64_t n = impl_->sizes[d];
@@ -220,6 +230,7 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
 }
 
 Tensor Tensor::unsqueeze(int64_t dim_) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::unsqueeze(*this, dim_);
   int64_t d = wrap_dim(dim_, dim() + 1, "Tensor::unsqueeze");
   DimVector sizes = impl_->sizes, strides = impl_->strides;
   int64_t st = d >= dim() ? 1 : sizes[d] * strides[d];
@@ -229,6 +240,7 @@ Tensor Tensor::unsqueeze(int64_t dim_) const {
 }
 
 Tensor Tensor::squeeze() const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::squeeze(*this);
   DimVector sizes, strides;
   for (int64_t d = 0; d < dim(); ++d) {
     if (impl_->sizes[d] != 1) {
@@ -240,6 +252,7 @@ Tensor Tensor::squeeze() const {
 }
 
 Tensor Tensor::squeeze(int64_t dim_) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::squeeze(*this, dim_);
   if (dim() == 0) return make_view(*this, {}, {}, impl_->offset);
   int64_t d = wrap_dim(dim_, dim(), "Tensor::squeeze");
   if (impl_->sizes[d] != 1) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
@@ -250,6 +263,7 @@ Tensor Tensor::squeeze(int64_t dim_) const {
 }
 
 Tensor Tensor::expand(std::vector<int64_t> target) const {
+  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::expand(*this, target);
   const int64_t nd = static_cast<int64_t>(target.size());
   TIDE_CHECK(nd >= dim(), "[Tensor::expand] the number of sizes provided (", nd,
              ") must be greater or equal to the number of dimensions in the tensor (", dim(), ")");

@@ -73,6 +73,16 @@ TEST_P(TrajectoryVsLibtorch, FusedStepsFollowLibtorchsTrajectoryOnCpu) {
   }
 }
 
+TEST_P(TrajectoryVsLibtorch, OptimizersWithAutogradFollowLibtorchsTrajectoryOnCpu) {
+  const Golden& golden = GetParam();
+  const std::vector<Tensor> got = test::run_trajectory_with_optimizer(golden, Device(kCPU));
+  const nlohmann::json& expected = golden.spec.at("trajectory");
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t step = 0; step < got.size(); ++step) {
+    EXPECT_TRUE(close_to_golden(got[step], expected[step])) << "after step " << step + 1;
+  }
+}
+
 TEST(TrajectoryVsLibtorchGoldens, LeaveTheGoldenWhenAnyOptionTheySetIsReset) {
   // A step that ignored an option would still pass its golden if that option changed nothing
   // on this problem: resetting any option a golden sets to its default must move the last

@@ -4,6 +4,7 @@
 // on any device. Shared by the cpu trajectory test and the device test.
 
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -13,7 +14,10 @@
 #include "support/golden_json.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
+#include "tide/autograd.h"
+#include "tide/optim/adam.h"
 #include "tide/optim/adam_options.h"
+#include "tide/optim/sgd.h"
 #include "tide/optim/sgd_options.h"
 #include "tide/tensor.h"
 
@@ -68,6 +72,31 @@ inline std::vector<Tensor> run_trajectory(const Golden& golden, Device device) {
                                 static_cast<int64_t>(i + 1), options);
       trajectory.push_back(x.clone());
     }
+  }
+  return trajectory;
+}
+
+/// The same trajectory as a training loop writes it, as the golden's generator did with
+/// libtorch: an SGD or Adam optimizer over the leaf X, and each step zero_grad, the loss
+/// 0.5 * (A X - B).pow(2).sum() through autograd, backward, step.
+inline std::vector<Tensor> run_trajectory_with_optimizer(const Golden& golden, Device device) {
+  const nlohmann::json& spec = golden.spec;
+  const Tensor a = tensor_from_json(spec.at("A")).to(device);
+  const Tensor b = tensor_from_json(spec.at("B")).to(device);
+  Tensor x = tensor_from_json(spec.at("x0")).to(device).requires_grad_();
+  std::unique_ptr<optim::Optimizer> opt;
+  if (spec.at("optimizer") == "sgd") {
+    opt = std::make_unique<optim::SGD>(std::vector<Tensor>{x}, sgd_options_from(spec.at("options")));
+  } else {
+    opt = std::make_unique<optim::Adam>(std::vector<Tensor>{x}, adam_options_from(spec.at("options")));
+  }
+  std::vector<Tensor> trajectory;
+  for (size_t i = 0; i < spec.at("trajectory").size(); ++i) {
+    opt->zero_grad();
+    const Tensor loss = (a.matmul(x) - b).pow(2).sum() * 0.5;
+    loss.backward();
+    opt->step();
+    trajectory.push_back(x.detach().clone());
   }
   return trajectory;
 }

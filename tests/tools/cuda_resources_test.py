@@ -57,6 +57,21 @@ class CudaResources(unittest.TestCase):
             self.assertEqual(r.returncode, 1, source)
             self.assertIn("must not spill", r.stdout)
 
+    def test_a_device_function_after_the_kernel_does_not_hide_its_spill(self):
+        # ptxas prints blocks for non-inlined device functions too; and nvcc 13 puts the
+        # cumulative stack size before smem on the registers line.
+        report = """ptxas info    : Compiling entry function '_Z1kPd' for 'sm_90'
+ptxas info    : Function properties for _Z1kPd
+    264 bytes stack frame, 264 bytes spill stores, 264 bytes spill loads
+ptxas info    : Used 64 registers, used 1 barriers, 8 bytes cumulative stack size, 1024 bytes smem
+ptxas info    : Function properties for __internal_trig_reduction_slowpathd
+    40 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+"""
+        r = run({"reduce_sum_kernels.cu": report})
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("264 B stores", r.stdout)
+        self.assertIn("1024", r.stdout)
+
     def test_reports_of_files_that_no_longer_exist_are_ignored(self):
         r = run({"reduce_sum_kernels.cu": CLEAN}, stale="reduce_old_kernels.cu")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

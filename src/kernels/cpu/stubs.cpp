@@ -2,6 +2,7 @@
 
 #include "kernels/stubs.h"
 
+#include "kernels/cpu/backward_kernels.h"
 #include "kernels/cpu/copy_kernels.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/index_kernels.h"
@@ -48,6 +49,8 @@ decltype(softmax_stub) softmax_stub{&softmax_kernel};
 decltype(nll_loss_stub) nll_loss_stub{&nll_loss_cpu};
 decltype(index_select_stub) index_select_stub{&index_select_cpu};
 decltype(cat_stub) cat_stub{&cat_kernel};
+decltype(index_add_stub) index_add_stub{&index_add_kernel};
+decltype(nll_loss_backward_stub) nll_loss_backward_stub{&nll_loss_backward_kernel};
 decltype(gemm_stub) gemm_stub{&gemm};
 decltype(sgd_stub) sgd_stub{&sgd_kernel};
 decltype(adam_stub) adam_stub{&adam_kernel};
@@ -69,6 +72,8 @@ std::vector<StubInfo> all_stubs() {
           {"nll_loss", nll_loss_stub.cuda != nullptr},
           {"index_select", index_select_stub.cuda != nullptr},
           {"cat", cat_stub.cuda != nullptr},
+          {"index_add", index_add_stub.cuda != nullptr},
+          {"nll_loss_backward", nll_loss_backward_stub.cuda != nullptr},
           {"gemm", gemm_stub.cuda != nullptr},
           {"uniform", uniform_stub.cuda != nullptr},
           {"normal", normal_stub.cuda != nullptr},

@@ -1,0 +1,43 @@
+#include "autograd/accumulate_grad.h"
+
+#include "autograd/autograd_meta.h"
+#include "tide/autograd.h"
+
+namespace tide::autograd {
+
+AccumulateGrad::AccumulateGrad(Tensor variable)
+    : Node("AccumulateGrad"), variable_(std::move(variable)) {
+  // Leaves accumulate as soon as their gradient is complete (torch gives them the highest
+  // sequence number for the same reason).
+  set_sequence_nr(UINT64_MAX);
+  if (variable_.is_cuda()) stream = cuda::current_stream(variable_.device().index());
+}
+
+std::vector<Tensor> AccumulateGrad::apply(const Tensor& grad) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  AutogradMeta& meta = materialize_meta(variable_);
+  Tensor& slot = meta.grad;
+  if (!slot.defined()) {
+    // Keep the incoming tensor when nothing else can see it (the engine's buffer was its only
+    // handle and it owns its storage); otherwise copy, so that grad() never aliases a user's
+    // gradient or another tensor (torch's rule).
+    const bool stealable = grad.use_count() == 1 && grad.storage().use_count() == 1 &&
+                           grad.is_contiguous() && grad.storage_offset() == 0;
+    slot = stealable ? grad : grad.clone();
+  } else if (slot.use_count() == 1) {
+    slot.add_(grad);  // nobody else holds the old grad(): accumulate in place
+  } else {
+    slot = slot + grad;  // a user holds the old grad(): leave it as it was, as torch
+  }
+  return {};
+}
+
+std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
+  AutogradMeta& meta = materialize_meta(leaf);
+  if (auto existing = meta.grad_accumulator.lock()) return existing;
+  auto node = std::make_shared<AccumulateGrad>(leaf);
+  meta.grad_accumulator = node;
+  return node;
+}
+
+}  // namespace tide::autograd

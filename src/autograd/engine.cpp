@@ -1,0 +1,271 @@
+#include "autograd/engine.h"
+
+#include <optional>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "autograd/accumulate_grad.h"
+#include "autograd/autograd_meta.h"
+#include "autograd/node.h"
+#include "autograd/recording.h"
+#include "tide/autograd.h"
+#include "tide/cuda/stream_guard.h"
+#include "tide/factories.h"
+
+namespace tide::autograd {
+namespace {
+
+std::string size_str(const DimVector& s) {
+  std::string out = "tide.Size([";
+  for (int64_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "])";
+}
+
+/// Whether `from` broadcasts to `to` (torch's is_expandable_to).
+bool expandable(const DimVector& from, const DimVector& to) {
+  if (from.size() > to.size()) return false;
+  for (int64_t i = 1; i <= from.size(); ++i) {
+    const int64_t f = from[from.size() - i], t = to[to.size() - i];
+    if (f != t && f != 1) return false;
+  }
+  return true;
+}
+
+/// torch's validate_outputs: a gradient must fit the forward input it is for.
+Tensor validate(Tensor grad, const InputMeta& meta, const Node& node, size_t index) {
+  if (!grad.defined()) return grad;
+  if (grad.shape() != meta.shape) {
+    TIDE_CHECK(expandable(meta.shape, grad.shape()), "[autograd] Function ", node.name(),
+               " returned an invalid gradient at index ", index, " - got ", size_str(grad.shape()),
+               " but expected shape compatible with ", size_str(meta.shape),
+               "; this is a tide bug, please report it");
+    grad = sum_to(grad, meta.shape);
+  }
+  TIDE_CHECK(grad.device() == meta.device, "[autograd] Function ", node.name(),
+             " returned an invalid gradient at index ", index, " - expected device ", meta.device,
+             " but got ", grad.device(), "; this is a tide bug, please report it");
+  if (grad.dtype() != meta.dtype) grad = grad.to(meta.dtype);
+  return grad;
+}
+
+struct NodeState {
+  Tensor buffer;  // the summed incoming gradient (Note [One output per node])
+  int dependencies = 0;
+  bool needed = true;            // some captured input (autograd::grad) is reachable from here
+  bool execute = true;           // run apply (false for captured leaves' accumulators)
+  std::vector<size_t> captures;  // autograd::grad: which inputs this node's gradient answers
+};
+
+struct LaterFirst {
+  bool operator()(const Node* a, const Node* b) const {
+    return a->sequence_nr() < b->sequence_nr();
+  }
+};
+
+class GraphTask {
+ public:
+  /// Adds `grad`, produced on `producer` (null: host or cpu), to `target`'s buffer.
+  void deliver(Node* target, Tensor grad, const std::optional<cuda::Stream>& producer) {
+    if (!grad.defined()) return;
+    NodeState& st = states_[target];
+    const std::optional<cuda::Stream>& consumer = target->stream;
+    if (consumer) {
+      if (producer && producer->device_index() == consumer->device_index()) {
+        if (*producer != *consumer) consumer->wait_stream(*producer);
+      } else {
+        // Made on the host or another device: a copy onto this device is ordered on this
+        // device's current stream (Note [Copies between devices] in tensor/copy.cpp).
+        const cuda::Stream current = cuda::current_stream(consumer->device_index());
+        if (current != *consumer) consumer->wait_stream(current);
+      }
+    }
+    if (!st.buffer.defined()) {
+      st.buffer = std::move(grad);
+      return;
+    }
+    std::optional<cuda::StreamGuard> guard;
+    if (consumer) guard.emplace(*consumer);
+    st.buffer = st.buffer + grad;
+  }
+
+  std::unordered_map<Node*, NodeState> states_;
+  std::unordered_set<cuda::Stream> streams_used_;
+};
+
+/// Every node reachable from `roots`, children before parents.
+std::vector<Node*> post_order(const std::vector<Node*>& roots) {
+  std::vector<Node*> order;
+  std::unordered_set<Node*> seen;
+  std::vector<std::pair<Node*, size_t>> stack;
+  for (Node* r : roots) {
+    if (!seen.insert(r).second) continue;
+    stack.emplace_back(r, 0);
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->next_edges.size()) {
+        Node* child = node->next_edges[next++].node.get();
+        if (child && seen.insert(child).second) stack.emplace_back(child, 0);
+        continue;
+      }
+      order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+}  // namespace
+
+std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
+                                 const std::vector<Tensor>& grad_outputs, bool retain_graph,
+                                 const std::vector<Tensor>* inputs, const char* where) {
+  TIDE_CHECK(grad_outputs.empty() || grad_outputs.size() == outputs.size(), "[", where,
+             "] grad_outputs should be a sequence of length ", outputs.size(),
+             " (one per output) "
+             "but got ",
+             grad_outputs.size());
+  NoGradGuard no_grad;  // backward functions are not recorded (no create_graph)
+  GraphTask task;
+
+  // Roots: the outputs' edges and their gradients (torch's _make_grads).
+  std::vector<Node*> root_nodes;
+  std::vector<std::pair<Edge, Tensor>> roots;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Tensor& out = outputs[i];
+    TIDE_CHECK(out.defined(), "[", where, "] output ", i, " is an undefined tensor");
+    TIDE_CHECK(out.requires_grad(), "[", where, "] element ", i,
+               " of tensors does not require grad and does not have a grad_fn; call "
+               "requires_grad_() on the leaves before the forward ops, and do not run them under "
+               "NoGradGuard");
+    Tensor g = i < grad_outputs.size() ? grad_outputs[i] : Tensor();
+    if (!g.defined()) {
+      TIDE_CHECK(out.numel() == 1, "[", where,
+                 "] grad can be implicitly created only for scalar outputs; the output has shape ",
+                 size_str(out.shape()), ": pass a gradient of that shape (backward(gradient))");
+      g = ones_like(out);
+    } else {
+      TIDE_CHECK(g.shape() == out.shape(), "[", where, "] Mismatch in shape: grad_output[", i,
+                 "] has a shape of ", size_str(g.shape()), " and output[", i, "] has a shape of ",
+                 size_str(out.shape()), ".");
+      TIDE_CHECK(g.device() == out.device(), "[", where, "] invalid gradient at index ", i,
+                 " - expected device ", out.device(), " but got ", g.device(),
+                 "; move the gradient to the output's device (gradient.to(output.device()))");
+      if (g.dtype() != out.dtype()) g = g.to(out.dtype());
+    }
+    Edge e = gradient_edge(out);
+    root_nodes.push_back(e.node.get());
+    roots.emplace_back(std::move(e), std::move(g));
+  }
+
+  // autograd::grad: the nodes whose incoming gradient answers each input.
+  std::vector<Tensor> results;
+  std::vector<std::shared_ptr<Node>> keep_alive;  // accumulators made for unused leaves
+  std::unordered_map<Node*, std::vector<size_t>> captures;
+  if (inputs) {
+    results.resize(inputs->size());
+    for (size_t i = 0; i < inputs->size(); ++i) {
+      const Tensor& in = (*inputs)[i];
+      TIDE_CHECK(in.defined() && in.requires_grad(), "[", where,
+                 "] One of the differentiated Tensors does not require grad (input ", i, ")");
+      Edge e = gradient_edge(in);
+      keep_alive.push_back(e.node);
+      captures[e.node.get()].push_back(i);
+    }
+  }
+
+  // Which nodes run, and how many gradients each waits for.
+  const std::vector<Node*> order = post_order(root_nodes);
+  for (Node* n : order) {  // children first
+    NodeState& st = task.states_[n];
+    auto c = captures.find(n);
+    if (c != captures.end()) st.captures = c->second;
+    if (!inputs) continue;
+    bool child_needed = false;
+    for (const Edge& e : n->next_edges)
+      child_needed |= e.valid() && task.states_[e.node.get()].needed;
+    st.needed = child_needed || !st.captures.empty();
+    st.execute = child_needed;
+  }
+  if (inputs) {
+    for (auto& [node, idx] : captures) {
+      TIDE_CHECK(task.states_.count(node), "[", where,
+                 "] One of the differentiated Tensors appears to not have been used in the graph "
+                 "(input ",
+                 idx.front(),
+                 "); tide has no allow_unused yet: pass only inputs the "
+                 "outputs depend on");
+    }
+  }
+  for (Node* n : order) {
+    NodeState& st = task.states_[n];
+    if (!st.needed || !st.execute) continue;
+    for (const Edge& e : n->next_edges) {
+      if (e.valid() && task.states_[e.node.get()].needed) ++task.states_[e.node.get()].dependencies;
+    }
+  }
+
+  std::priority_queue<Node*, std::vector<Node*>, LaterFirst> ready;
+  for (auto& [edge, g] : roots) {
+    std::optional<cuda::Stream> caller;
+    if (g.is_cuda()) caller = cuda::current_stream(g.device().index());
+    task.deliver(edge.node.get(), std::move(g), caller);
+  }
+  {
+    std::unordered_set<Node*> queued;
+    for (Node* r : root_nodes) {
+      if (task.states_[r].needed && task.states_[r].dependencies == 0 && queued.insert(r).second)
+        ready.push(r);
+    }
+  }
+
+  std::vector<Node*> executed;
+  while (!ready.empty()) {
+    Node* node = ready.top();
+    ready.pop();
+    NodeState& st = task.states_[node];
+    Tensor grad = std::move(st.buffer);
+    for (size_t i : st.captures) results[i] = grad;
+    if (!st.execute || (inputs && dynamic_cast<AccumulateGrad*>(node))) continue;
+
+    std::optional<cuda::StreamGuard> guard;
+    if (node->stream) {
+      guard.emplace(*node->stream);
+      task.streams_used_.insert(*node->stream);
+    }
+    std::vector<Tensor> outs;
+    if (grad.defined()) {
+      outs = node->apply(grad);
+    } else {
+      outs.resize(node->next_edges.size());
+    }
+    executed.push_back(node);
+    grad = Tensor();
+    TIDE_INTERNAL_ASSERT(outs.size() == node->next_edges.size());
+    for (size_t i = 0; i < outs.size(); ++i) {
+      const Edge& e = node->next_edges[i];
+      if (!e.valid()) continue;
+      NodeState& next = task.states_[e.node.get()];
+      if (!next.needed) continue;
+      task.deliver(e.node.get(), validate(std::move(outs[i]), node->input_meta[i], *node, i),
+                   node->stream);
+      if (--next.dependencies == 0) ready.push(e.node.get());
+    }
+  }
+  if (!retain_graph) {
+    for (Node* n : executed) n->release_variables();
+  }
+  // Note [Backward streams]: the caller's current streams wait for every stream used.
+  for (const cuda::Stream& s : task.streams_used_) {
+    const cuda::Stream current = cuda::current_stream(s.device_index());
+    if (current != s) current.wait_stream(s);
+  }
+  return results;
+}
+
+std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                         const std::vector<Tensor>& grad_outputs, bool retain_graph) {
+  return run_backward(outputs, grad_outputs, retain_graph, &inputs, "autograd::grad");
+}
+
+}  // namespace tide::autograd

@@ -1,0 +1,31 @@
+#pragma once
+// The engine: runs a graph's backward functions in dependency order, on their forward streams.
+//
+// Note [Backward streams]: as torch (its "stream semantics of backward passes"), each node runs
+// under a StreamGuard on the stream its forward op ran on (recorded by set_history; leaves'
+// accumulators on the stream current when they joined the graph). A gradient produced on one
+// stream and consumed on another is made safe by the consumer stream waiting for the producer
+// (an event record and wait, Stream::wait_stream), before it is summed with other gradients
+// (on the consumer's stream) or used; a gradient that arrives from the host or another device
+// came through a copy ordered on the consumer device's current stream, which the consumer
+// waits for instead. The root gradient counts as produced on the caller's
+// current stream. When the pass ends, the caller's current stream of each device waits for
+// every stream the pass used, so work the caller enqueues afterwards (reading grad(), an
+// optimizer step) is ordered after the backward kernels, without blocking the host.
+// The engine runs on the calling thread: nodes enqueue asynchronously on their streams, so one
+// thread suffices to keep several devices busy.
+
+#include <vector>
+
+#include "tide/tensor.h"
+
+namespace tide::autograd {
+
+/// Backpropagates `grad_outputs` (one per output; undefined: ones for one-element outputs)
+/// from `outputs`. Without `inputs`, accumulates into the leaves' grad() and returns nothing;
+/// with them, returns the gradients w.r.t. `inputs` and touches no grad().
+std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
+                                 const std::vector<Tensor>& grad_outputs, bool retain_graph,
+                                 const std::vector<Tensor>* inputs, const char* where);
+
+}  // namespace tide::autograd

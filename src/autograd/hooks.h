@@ -1,0 +1,136 @@
+#pragma once
+// The interface the op front ends (src/ops, src/tensor) call into autograd.
+//
+// Note [Autograd hooks]: autograd sits above ops (DESIGN.md layers), yet torch's semantics
+// need every op — a free function, a method, a view — to record itself when an operand
+// requires grad. Two designs fit: autograd defines the public ops and wraps kernels-only
+// front ends (a second name for every op, and a rename across src/ops that every other branch
+// touching an op would conflict with), or each front end starts with one line:
+//
+//   if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::add(a, b, alpha);
+//
+// tide takes the second. recording() reads only each operand's AutogradMeta pointer (Note
+// [Autograd metadata]) and, only when one is set, the thread's grad mode — the hot path stays
+// one load and compare per operand. traced::add (autograd/traced_*.cpp) runs the very same
+// front end with grad mode off (so the hook does not fire again and the forward result is
+// bit-identical to an unrecorded call), then records the node with its derivative. Ops built
+// from other ops (cross_entropy, stack, chunk, flatten, ...) need no hook: their parts record.
+
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "tide/autograd.h"
+#include "tide/macros.h"
+#include "tide/ops.h"
+#include "tide/tensor.h"
+
+namespace tide::autograd {
+
+inline bool has_meta(const Tensor& t) {
+  return t.impl() != nullptr && t.impl()->autograd != nullptr;
+}
+
+/// Whether an op with these operands must go through autograd (see the Note above).
+template <class... T>
+inline bool recording(const T&... operands) {
+  return (has_meta(operands) || ...) && GradMode::is_enabled();
+}
+inline bool recording_list(const std::vector<Tensor>& operands) {
+  for (const Tensor& t : operands) {
+    if (has_meta(t)) return GradMode::is_enabled();
+  }
+  return false;
+}
+
+namespace traced {
+
+// elementwise
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);
+Tensor add(const Tensor& a, Scalar b, Scalar alpha);
+Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha);
+Tensor sub(const Tensor& a, Scalar b, Scalar alpha);
+Tensor mul(const Tensor& a, const Tensor& b);
+Tensor mul(const Tensor& a, Scalar b);
+Tensor div(const Tensor& a, const Tensor& b);
+Tensor div(const Tensor& a, Scalar b);
+Tensor rsub(const Tensor& self, Scalar other, Scalar alpha);
+Tensor rdiv(const Tensor& self, Scalar other);
+Tensor pow(const Tensor& a, const Tensor& exponent);
+Tensor pow(const Tensor& a, Scalar exponent);
+Tensor pow(Scalar a, const Tensor& exponent);
+Tensor maximum(const Tensor& a, const Tensor& b);
+Tensor minimum(const Tensor& a, const Tensor& b);
+Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
+Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
+Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
+Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor neg(const Tensor& a);
+Tensor abs(const Tensor& a);
+Tensor exp(const Tensor& a);
+Tensor log(const Tensor& a);
+Tensor sqrt(const Tensor& a);
+Tensor relu(const Tensor& a);
+Tensor sigmoid(const Tensor& a);
+Tensor tanh(const Tensor& a);
+
+// in place
+Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha);
+Tensor& add_(Tensor& self, Scalar other, Scalar alpha);
+Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha);
+Tensor& sub_(Tensor& self, Scalar other, Scalar alpha);
+Tensor& mul_(Tensor& self, const Tensor& other);
+Tensor& mul_(Tensor& self, Scalar other);
+Tensor& div_(Tensor& self, const Tensor& other);
+Tensor& div_(Tensor& self, Scalar other);
+const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking);
+Tensor& fill_(Tensor& self, Scalar value);
+Tensor& fill_(Tensor& self, const Tensor& value);
+/// normal_ and uniform_: the values no longer depend on self's old ones (zero gradient).
+Tensor& random_(Tensor& self, double a, double b, bool normal);
+/// out= variants: torch refuses them when an operand requires grad.
+void check_out_variant(const char* op);
+
+// reductions
+Tensor sum(const Tensor& a, std::optional<Dtype> dtype);
+Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
+Tensor mean(const Tensor& a, std::optional<Dtype> dtype);
+Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
+Tensor max(const Tensor& a);
+Tensor min(const Tensor& a);
+std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim);
+std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim);
+
+// linear algebra
+Tensor matmul(const Tensor& a, const Tensor& b);
+Tensor mm(const Tensor& a, const Tensor& b);
+Tensor bmm(const Tensor& a, const Tensor& b);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha);
+
+// shape and indexing
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
+Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
+Tensor view(const Tensor& a, const std::vector<int64_t>& sizes);
+Tensor reshape(const Tensor& a, const std::vector<int64_t>& sizes);
+Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1);
+Tensor permute(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start,
+             std::optional<int64_t> stop, int64_t step);
+Tensor select(const Tensor& a, int64_t dim, int64_t index);
+Tensor unsqueeze(const Tensor& a, int64_t dim);
+Tensor squeeze(const Tensor& a);
+Tensor squeeze(const Tensor& a, int64_t dim);
+Tensor expand(const Tensor& a, const std::vector<int64_t>& sizes);
+
+// copies
+Tensor clone(const Tensor& a);
+Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool copy);
+
+// nn.functional
+Tensor softmax(const Tensor& a, int64_t dim);
+Tensor log_softmax(const Tensor& a, int64_t dim);
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
+                Reduction reduction, int64_t ignore_index);
+
+}  // namespace traced
+}  // namespace tide::autograd
