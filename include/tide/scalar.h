@@ -5,6 +5,7 @@
 #include <ostream>
 #include <type_traits>
 
+#include "tide/default_dtype.h"
 #include "tide/dtype.h"
 
 namespace tide {
@@ -45,9 +46,10 @@ class Scalar {
     }
   }
 
-  /// The dtype torch gives a tensor made from this scalar: bool, int64 or the default float.
+  /// The dtype torch gives a tensor made from this scalar: bool, int64 or the default dtype
+  /// (Note [Default dtype]).
   Dtype default_dtype() const {
-    return kind_ == Kind::Bool ? kBool : kind_ == Kind::Int ? kInt64 : kFloat32;
+    return kind_ == Kind::Bool ? kBool : kind_ == Kind::Int ? kInt64 : get_default_dtype();
   }
 
  private:

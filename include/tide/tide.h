@@ -3,6 +3,8 @@
 
 #include "tide/allocator.h"
 #include "tide/cuda.h"
+#include "tide/default_device.h"
+#include "tide/default_dtype.h"
 #include "tide/device.h"
 #include "tide/dtype.h"
 #include "tide/error.h"
