@@ -15,7 +15,10 @@ class Scalar {
   enum class Kind : int8_t { Bool, Int, Float };
 
   Scalar() : kind_(Kind::Int), i_(0) {}
-  Scalar(bool v) : kind_(Kind::Bool), i_(v) {}
+  // Only a real bool: a plain Scalar(bool) would also take any pointer (pointer-to-bool is a
+  // standard conversion), so arange(3, "cuda:1") would be ambiguous and t == "cuda" would compile.
+  template <class T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0>
+  Scalar(T v) : kind_(Kind::Bool), i_(v) {}
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Scalar(T v) : kind_(Kind::Int), i_(static_cast<int64_t>(v)) {}
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>

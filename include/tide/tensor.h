@@ -116,6 +116,18 @@ class Tensor {
   Tensor to(Dtype dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, Dtype dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  // Note [String devices]: x.to("cuda:0") (the seeds' .to('cuda:0')) would be ambiguous
+  // without these two overloads: a string literal converts to Device and to TensorOptions (which
+  // takes a device string so that tide::empty({2}, "cuda:1") works), one user-defined conversion
+  // each, and neither wins. An exact match for const char* and std::string settles it, also with
+  // non_blocking and copy; x.to("cuda:0", kFloat64) already picks to(Device, Dtype). Whoever
+  // adds a to(...) taking both Device and TensorOptions (nn::Module) needs the same pair.
+  Tensor to(const char* device, bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), non_blocking, copy);
+  }
+  Tensor to(const std::string& device, bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), non_blocking, copy);
+  }
   Tensor cuda(int index = -1, bool non_blocking = false) const;
   Tensor cuda(Device device, bool non_blocking = false) const;
   Tensor cpu() const;
