@@ -286,4 +286,31 @@ Tensor& operator*=(Tensor& a, Scalar b);
 Tensor& operator/=(Tensor& a, const Tensor& b);
 Tensor& operator/=(Tensor& a, Scalar b);
 
+// Comparisons return bool tensors, as torch (a > b is tide::gt(a, b)). Note [Comparison
+// operators and C++20]: C++20 also tries every operator== with its arguments reversed, and
+// rewrites a != b as !(a == b); a rewritten candidate that wins must return bool, which a
+// Tensor is not. Declaring the scalar-first forms and an explicit operator!= for every pair
+// makes each expression (a == 0.5, 0.5 == a, a != b, 2 < a) match a written candidate exactly,
+// which beats any rewritten one, so none is ever selected.
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator==(const Tensor& a, Scalar b);
+Tensor operator==(Scalar a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, Scalar b);
+Tensor operator!=(Scalar a, const Tensor& b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, Scalar b);
+Tensor operator<(Scalar a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, Scalar b);
+Tensor operator<=(Scalar a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, Scalar b);
+Tensor operator>(Scalar a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, Scalar b);
+Tensor operator>=(Scalar a, const Tensor& b);
+/// torch's ~ on a bool tensor: logical not (other dtypes raise; tide has no bitwise_not).
+Tensor operator~(const Tensor& a);
+
 }  // namespace tide
