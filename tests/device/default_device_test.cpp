@@ -83,6 +83,9 @@ TEST(DefaultDevice, LikeNewToFromBlobAndPinnedStayWhereTheirSourceIs) {
   EXPECT_EQ(zeros_like(gpu).device(), cuda_device(0));
   EXPECT_EQ(gpu.new_zeros({1}).device(), cuda_device(0));
   EXPECT_EQ((gpu + 1).device(), cuda_device(0));
+  // An explicit cpu is an explicit device (the options record that it was given).
+  EXPECT_EQ(zeros_like(gpu, device(kCPU)).device(), Device(kCPU));
+  EXPECT_EQ(gpu.to(device(kCPU)).device(), Device(kCPU));
 }
 
 TEST(DefaultDevice, IsPerThread) {
