@@ -4,6 +4,8 @@
 #include "tide/allocator.h"
 #include "tide/autograd.h"
 #include "tide/cuda.h"
+#include "tide/default_device.h"
+#include "tide/default_dtype.h"
 #include "tide/device.h"
 #include "tide/dtype.h"
 #include "tide/error.h"
