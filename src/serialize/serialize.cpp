@@ -134,10 +134,16 @@ void save(const std::map<std::string, Tensor>& tensors, const std::string& path,
     const Tensor& t = dense.at(e.name);
     ok = ok && std::fwrite(t.raw_data(), 1, t.nbytes(), file.get()) == t.nbytes();
   }
-  const int write_errno = errno;
-  ok = std::fclose(file.release()) == 0 && ok;
+  int write_errno = ok ? 0 : errno;
+  if (std::fclose(file.release()) != 0 && ok) {  // buffered bytes that could not be flushed
+    ok = false;
+    write_errno = errno;
+  }
   if (!ok) {
-    std::remove(path.c_str());  // no half-written file that a later load would call corrupt
+    // No half-written file that a later load would call corrupt (a device such as /dev/full
+    // is left alone).
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) std::filesystem::remove(path, ec);
     TIDE_CHECK(false, "[tide::save] writing '", path, "' failed: ", std::strerror(write_errno),
                "; check the free space and permissions of its folder");
   }
@@ -148,7 +154,7 @@ std::map<std::string, Tensor> load(const std::string& path, std::optional<Device
   std::map<std::string, Tensor> out;
   for (const serialize::TensorEntry& e : f.header.tensors) {
     Tensor t = read_tensor(f, e, path);
-    if (map_location && !map_location->is_cpu()) t = t.to(*map_location);
+    if (map_location) t = t.to(*map_location);  // a no-op onto cpu
     out.emplace(e.name, std::move(t));
   }
   return out;
