@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -290,6 +291,33 @@ TEST(Safetensors, EveryTruncationOfAValidFileRaisesAnError) {
                 load(path);
               }),
               AllOf(HasSubstr("tensor 'mask' has data_offsets"), HasSubstr("truncated")));
+}
+
+TEST(Safetensors, CorruptedBytesLoadOrRaiseATideErrorAndNothingElse) {
+  // Random byte changes anywhere in a valid file: each load either succeeds (a changed value)
+  // or raises tide::Error; any other exception fails the test, and ASan catches bad reads.
+  const std::string whole = read_bytes(kFixture);
+  const std::string path = temp_path("flip");
+  std::mt19937 rng(12345);
+  int raised = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string bytes = whole;
+    for (int k = 0; k < 1 + round % 3; ++k) {
+      bytes[rng() % bytes.size()] = static_cast<char>(rng() % 256);
+    }
+    write_bytes(path, bytes);
+    const std::string message = error_of([&] { load(path); });
+    if (message != "<no error>") {
+      EXPECT_THAT(message, HasSubstr("[tide::load] '")) << round;
+      ++raised;
+    }
+  }
+  EXPECT_GT(raised, 0);
+}
+
+TEST(Safetensors, LoadMetadataNamesItselfInItsErrors) {
+  EXPECT_THAT(error_of([] { load_metadata("/nonexistent/x.safetensors"); }),
+              HasSubstr("[tide::load_metadata] cannot read"));
 }
 
 TEST(Safetensors, AHeaderLengthBeyondTheLimitRaises) {
