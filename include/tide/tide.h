@@ -16,6 +16,7 @@
 #include "tide/random.h"
 #include "tide/scalar.h"
 #include "tide/scope.h"
+#include "tide/serialize.h"
 #include "tide/storage.h"
 #include "tide/tensor.h"
 #include "tide/tensor_options.h"
