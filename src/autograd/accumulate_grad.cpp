@@ -33,8 +33,18 @@ std::vector<Tensor> AccumulateGrad::apply(const Tensor& grad) {
 }
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
+  // Threads recording ops on one shared parameter must all get the same accumulator.
+  static std::mutex creation;
+  std::lock_guard<std::mutex> lock(creation);
   AutogradMeta& meta = materialize_meta(leaf);
-  if (auto existing = meta.grad_accumulator.lock()) return existing;
+  if (auto existing = meta.grad_accumulator.lock()) {
+    // Reused unless set_data moved the leaf to another device since it was made: its stream
+    // must be one of the leaf's device.
+    const bool on_leaf_device =
+        leaf.is_cuda() ? existing->stream && existing->stream->device_index() == leaf.get_device()
+                       : !existing->stream;
+    if (on_leaf_device) return existing;
+  }
   auto node = std::make_shared<AccumulateGrad>(leaf);
   meta.grad_accumulator = node;
   return node;

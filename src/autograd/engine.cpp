@@ -42,9 +42,14 @@ Tensor validate(Tensor grad, const InputMeta& meta, const Node& node, size_t ind
                "; this is a tide bug, please report it");
     grad = sum_to(grad, meta.shape);
   }
-  TIDE_CHECK(grad.device() == meta.device, "[autograd] Function ", node.name(),
-             " returned an invalid gradient at index ", index, " - expected device ", meta.device,
-             " but got ", grad.device(), "; this is a tide bug, please report it");
+  if (grad.device() != meta.device) {
+    // A 0-dim cpu tensor may join an op on a GPU (torch's cpu-scalar rule): its gradient,
+    // summed to 0-dim on the GPU, goes back to the cpu, as torch's validate_outputs does.
+    TIDE_CHECK(grad.dim() == 0, "[autograd] Function ", node.name(),
+               " returned an invalid gradient at index ", index, " - expected device ",
+               meta.device, " but got ", grad.device(), "; this is a tide bug, please report it");
+    grad = grad.to(meta.device);
+  }
   if (grad.dtype() != meta.dtype) grad = grad.to(meta.dtype);
   return grad;
 }

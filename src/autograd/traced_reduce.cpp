@@ -6,6 +6,8 @@
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
+#include "kernels/stubs.h"
+#include "ops/dispatch.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 
@@ -104,19 +106,17 @@ std::tuple<Tensor, Tensor> extremum_dim(const Tensor& a, int64_t dim, bool keepd
   auto [values, indices] =
       untraced([&] { return is_max ? tide::max(a, dim, keepdim) : tide::min(a, dim, keepdim); });
   const int64_t d = detail::wrap_dim(dim, a.dim(), is_max ? "max" : "min");
-  auto node = make_node(is_max ? "MaxBackward0" : "MinBackward0", {&a},
-                        [d, keepdim, shape = a.sizes()](const Tensor& g, const Saved& s) {
-                          if (shape.empty()) return grads(g);  // 0-dim input: the value itself
-                          const Tensor idx = keepdim ? s[0] : s[0].unsqueeze(d);
-                          const Tensor gk = keepdim ? g : g.unsqueeze(d);
-                          // positions along dim, shaped to broadcast against idx
-                          std::vector<int64_t> pos_shape(shape.size(), 1);
-                          pos_shape[static_cast<size_t>(d)] = shape[static_cast<size_t>(d)];
-                          const Tensor pos = arange(shape[static_cast<size_t>(d)],
-                                                    tide::device(g.device()).dtype(kInt64))
-                                                 .view(pos_shape);
-                          return grads(tide::where(eq(pos, idx), gk, 0));
-                        });
+  auto node = make_node(
+      is_max ? "MaxBackward0" : "MinBackward0", {&a},
+      [d, keepdim, shape = a.sizes()](const Tensor& g, const Saved& s) {
+        if (shape.empty()) return grads(g);  // 0-dim input: the value itself
+        // g goes to the chosen index along d, 0 elsewhere (one kernel).
+        const Tensor idx = (keepdim ? s[0] : s[0].unsqueeze(d)).contiguous();
+        const Tensor src = (keepdim ? g : g.unsqueeze(d)).contiguous();
+        const Tensor out = empty(shape, tide::device(g.device()).dtype(g.dtype()));
+        detail::run_kernel(g.device(), "scatter_dim", kernels::scatter_dim_stub, out, src, idx, d);
+        return grads(out);
+      });
   if (node) node->save(indices);
   values = finish(values, node);
   return {values, indices};

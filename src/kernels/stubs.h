@@ -52,6 +52,8 @@ extern KernelStub<void(const Tensor&, const std::vector<Tensor>&, int64_t)> cat_
 // ---- backward (kernels/cpu/backward_kernels.h says what each computes)
 /// index_add(out, src, index, dim): index_select's backward.
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> index_add_stub;
+/// scatter_dim(out, src, index, dim): max/min along a dim's backward.
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> scatter_dim_stub;
 /// nll_loss_backward(grad_input, grad_output, target, weight, reduction, ignore_index).
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, LossReduction,
                        int64_t)>

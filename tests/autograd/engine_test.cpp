@@ -182,6 +182,18 @@ TEST(Autograd, NoGradGuardStopsRecordingOnItsThreadOnly) {
   EXPECT_TRUE((x * 2).requires_grad());
 }
 
+TEST(Autograd, ThreadsBackpropagatingIntoOneLeafAccumulateEveryGradient) {
+  Tensor w = zeros({8}).requires_grad_();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&w] {
+      for (int i = 0; i < 50; ++i) (w * 2 + 1).sum().backward();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(values(w.grad()), std::vector<double>(8, 4 * 50 * 2));
+}
+
 TEST(Autograd, DetachSharesDataButLeavesTheGraph) {
   Tensor x = tensor({1.0, 2.0}).requires_grad_();
   Tensor y = x * 2;
@@ -347,6 +359,21 @@ TEST(Autograd, NodesAreNamedAsTorchNamesThem) {
   EXPECT_STREQ(cross_entropy(x, tensor({0, 1})).grad_fn()->name(), "NllLossBackward0");
   EXPECT_STREQ(x.to(kFloat64).grad_fn()->name(), "ToCopyBackward0");
   EXPECT_TRUE(x.to(kFloat32).is_same(x));  // no copy, no node
+}
+
+TEST(Autograd, HalfPrecisionGradientsOfTheBackwardKernels) {
+  for (Dtype dt : {kFloat16, kBFloat16}) {
+    Tensor x = tensor({1.0, 5.0, 3.0, 2.0}, dtype(dt)).requires_grad_();
+    (x.index_select(0, tensor({1, 1, 3})) * 2).sum().backward();
+    EXPECT_EQ(x.grad().dtype(), dt);
+    EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 4, 0, 2}));
+    Tensor y = tensor({{1.0, 5.0}, {3.0, 2.0}}, dtype(dt)).requires_grad_();
+    std::get<0>(y.max(1)).sum().backward();
+    EXPECT_EQ(values(y.grad()), (std::vector<double>{0, 1, 1, 0}));
+    Tensor z = tensor({{1.0, 5.0}, {3.0, 2.0}}, dtype(dt)).requires_grad_();
+    cross_entropy(z, tensor({1, 0}), {}, Reduction::Sum).backward();
+    EXPECT_EQ(z.grad().dtype(), dt);
+  }
 }
 
 TEST(Autograd, PrintingShowsRequiresGradAndGradFnAsTorch) {

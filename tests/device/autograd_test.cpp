@@ -175,6 +175,29 @@ TEST(AutogradDevice, GradientsFlowBackAcrossDevicesAndSideStreams) {
   EXPECT_EQ(x.grad().cpu().tolist<float>(), std::vector<float>(256, 4.0f));
 }
 
+TEST(AutogradDevice, SetDataMovesAParameterForEveryHandle) {
+  TIDE_REQUIRE_DEVICES(1);
+  Tensor param = tensor({1.0f, 2.0f}).requires_grad_();
+  const Tensor held = param;                          // an optimizer's handle
+  param.set_data(param.detach().to(cuda_device(0)));  // what nn's module.cuda() does
+  EXPECT_EQ(held.device(), cuda_device(0));
+  EXPECT_TRUE(held.is_leaf());
+  EXPECT_TRUE(held.requires_grad());
+  (held * 3).sum().backward();
+  EXPECT_EQ(param.grad().device(), cuda_device(0));
+  EXPECT_EQ(param.grad().cpu().tolist<float>(), (std::vector<float>{3, 3}));
+}
+
+TEST(AutogradDevice, ACpuScalarTensorInAGpuOpGetsItsGradientOnTheCpu) {
+  TIDE_REQUIRE_DEVICES(1);
+  Tensor x = full({3}, 2.0f, TensorOptions(cuda_device(0))).requires_grad_();
+  Tensor s = tensor(4.0f).requires_grad_();  // 0-dim, on the cpu
+  (x * s).sum().backward();
+  EXPECT_TRUE(s.grad().is_cpu());
+  EXPECT_EQ(s.grad().item<float>(), 6.0f);
+  EXPECT_EQ(x.grad().cpu().tolist<float>(), std::vector<float>(3, 4.0f));
+}
+
 TEST(AutogradDevice, AGradientOnAnotherDeviceRaises) {
   TIDE_REQUIRE_DEVICES(1);
   Tensor x = ones({2}, TensorOptions(cuda_device(0))).requires_grad_();

@@ -1,5 +1,6 @@
 #include "kernels/cpu/backward_kernels.h"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "kernels/convert.h"
@@ -25,6 +26,19 @@ void index_add_rows(T* out, const T* src, const Index* index, int64_t outer, int
       }
     }
   });
+}
+
+/// Moves elements of `bytes` bytes as an unsigned integer of that size.
+template <class U>
+void scatter_dim_rows(U* out, const U* src, const int64_t* index, int64_t outer, int64_t size,
+                      int64_t inner) {
+  std::fill(out, out + outer * size * inner, U(0));  // all-zero bits are 0 in every dtype
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      const int64_t v = index[o * inner + i];
+      if (v >= 0 && v < size) out[(o * size + v) * inner + i] = src[o * inner + i];
+    }
+  }
 }
 
 template <class T, class Target>
@@ -76,6 +90,34 @@ void index_add_kernel(const Tensor& out, const Tensor& src, const Tensor& index,
     with_index(static_cast<float*>(out.raw_data()));
   } else {
     with_index(static_cast<double*>(out.raw_data()));
+  }
+}
+
+void scatter_dim_kernel(const Tensor& out, const Tensor& src, const Tensor& index, int64_t dim) {
+  TIDE_INTERNAL_ASSERT(dense(out) && dense(src) && dense(index));
+  TIDE_INTERNAL_ASSERT(out.dtype() == src.dtype() && index.dtype() == kInt64);
+  const ReduceShape around = split_at_dim(out.shape(), dim);
+  TIDE_INTERNAL_ASSERT(src.numel() == around.outer * around.inner && index.numel() == src.numel());
+  const auto* idx = static_cast<const int64_t*>(index.raw_data());
+  auto run = [&](auto zero) {
+    using U = decltype(zero);
+    scatter_dim_rows(static_cast<U*>(out.raw_data()), static_cast<const U*>(src.raw_data()), idx,
+                     around.outer, around.reduced, around.inner);
+  };
+  switch (out.element_size()) {
+    case 1:
+      run(uint8_t{});
+      break;
+    case 2:
+      run(uint16_t{});
+      break;
+    case 4:
+      run(uint32_t{});
+      break;
+    default:
+      TIDE_INTERNAL_ASSERT(out.element_size() == 8);
+      run(uint64_t{});
+      break;
   }
 }
 

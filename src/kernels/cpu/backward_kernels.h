@@ -1,6 +1,6 @@
 #pragma once
-// Backward loops on the cpu: the gradients of index_select and nll_loss, which no composition of
-// forward kernels computes efficiently.
+// Backward loops on the cpu: the gradients of index_select, max/min along a dim and nll_loss,
+// which no composition of forward kernels computes efficiently.
 
 #include <cstdint>
 
@@ -15,6 +15,13 @@ namespace tide::kernels {
 /// Repeated indices accumulate in index order. The forward index_select has checked the
 /// indices; one outside [0, size) is skipped here, never written through.
 void index_add_kernel(const Tensor& out, const Tensor& src, const Tensor& index, int64_t dim);
+
+/// The backward of max and min along a dim (torch's value_selecting_reduction_backward): out,
+/// viewed as (outer, size, inner) around `dim`, becomes 0 except out[o, index[o, i], i] =
+/// src[o, i]. src and index have out's shape with size 1 at `dim` (keepdim); every tensor is
+/// contiguous; src and out share a dtype (any: elements are moved, not computed); index is
+/// int64. An index outside [0, size) is skipped (the forward produced every index).
+void scatter_dim_kernel(const Tensor& out, const Tensor& src, const Tensor& index, int64_t dim);
 
 /// nll_loss's backward: grad_input (N, C) becomes -weight[t_n] * g_n at (n, t_n) and 0
 /// elsewhere, where g_n is grad_output[n] (None) or grad_output[0], divided by the total

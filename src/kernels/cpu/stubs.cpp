@@ -50,6 +50,7 @@ decltype(nll_loss_stub) nll_loss_stub{&nll_loss_cpu};
 decltype(index_select_stub) index_select_stub{&index_select_cpu};
 decltype(cat_stub) cat_stub{&cat_kernel};
 decltype(index_add_stub) index_add_stub{&index_add_kernel};
+decltype(scatter_dim_stub) scatter_dim_stub{&scatter_dim_kernel};
 decltype(nll_loss_backward_stub) nll_loss_backward_stub{&nll_loss_backward_kernel};
 decltype(gemm_stub) gemm_stub{&gemm};
 decltype(sgd_stub) sgd_stub{&sgd_kernel};
@@ -73,6 +74,7 @@ std::vector<StubInfo> all_stubs() {
           {"index_select", index_select_stub.cuda != nullptr},
           {"cat", cat_stub.cuda != nullptr},
           {"index_add", index_add_stub.cuda != nullptr},
+          {"scatter_dim", scatter_dim_stub.cuda != nullptr},
           {"nll_loss_backward", nll_loss_backward_stub.cuda != nullptr},
           {"gemm", gemm_stub.cuda != nullptr},
           {"uniform", uniform_stub.cuda != nullptr},

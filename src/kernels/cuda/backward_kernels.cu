@@ -1,5 +1,5 @@
-// GPU launchers of the backward stubs: index_add (index_select's backward) and nll_loss's
-// backward, as the cpu loops in kernels/cpu/backward_kernels.cpp.
+// GPU launchers of the backward stubs: index_add (index_select's backward), scatter_dim (max and
+// min along a dim) and nll_loss's backward, as the cpu loops in kernels/cpu/backward_kernels.cpp.
 //
 // Note [GPU backward kernels]: index_add adds with atomics, one thread per source element, so
 // repeated indices accumulate in an unspecified order (as torch's index_add_ on GPUs; results
@@ -70,6 +70,33 @@ void index_add_typed(const Tensor& out, const Tensor& src, const Tensor& index,
   }
 }
 
+constexpr int kScatterThreads = 256;
+
+template <class U>
+__global__ void __launch_bounds__(kScatterThreads)
+    scatter_dim_kernel(U* out, const U* src, const int64_t* index, int64_t outer, int64_t size,
+                       int64_t inner) {
+  const int64_t total = outer * inner;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t o = e / inner, i = e - o * inner;
+    const int64_t v = index[e];
+    if (v >= 0 && v < size) out[(o * size + v) * inner + i] = src[e];
+  }
+}
+
+template <class U>
+void launch_scatter_dim(const Tensor& out, const Tensor& src, const Tensor& index,
+                        const kernels::ReduceShape& around) {
+  const LaunchContext& ctx = current_launch();
+  const int64_t total = around.outer * around.inner;
+  scatter_dim_kernel<U><<<grid_for(ceil_div(total, kScatterThreads), ctx, kScatterThreads),
+                          kScatterThreads, 0, ctx.stream>>>(
+      static_cast<U*>(out.raw_data()), static_cast<const U*>(src.raw_data()),
+      static_cast<const int64_t*>(index.raw_data()), around.outer, around.reduced, around.inner);
+  TIDE_CUDA_CHECK(cudaGetLastError());
+}
+
 template <class T, class Target>
 __global__ void __launch_bounds__(kLossBackwardThreads)
     nll_loss_backward_kernel(T* grad_input, const T* grad_output, const Target* target,
@@ -136,6 +163,30 @@ void index_add_cuda(const Tensor& out, const Tensor& src, const Tensor& index, i
   } else {
     TIDE_INTERNAL_ASSERT(out.dtype() == kFloat64, "index_add_cuda runs on float32 and float64");
     index_add_typed<double>(out, src, index, around);
+  }
+}
+
+void scatter_dim_cuda(const Tensor& out, const Tensor& src, const Tensor& index, int64_t dim) {
+  TIDE_INTERNAL_ASSERT(kernels::dense(out) && kernels::dense(src) && kernels::dense(index));
+  TIDE_INTERNAL_ASSERT(out.dtype() == src.dtype() && index.dtype() == kInt64);
+  if (out.numel() == 0) return;
+  const kernels::ReduceShape around = kernels::split_at_dim(out.shape(), dim);
+  // All-zero bits are 0 in every dtype; elements then move as unsigned words of their size.
+  TIDE_CUDA_CHECK(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), current_launch().stream));
+  switch (out.element_size()) {
+    case 1:
+      launch_scatter_dim<uint8_t>(out, src, index, around);
+      break;
+    case 2:
+      launch_scatter_dim<uint16_t>(out, src, index, around);
+      break;
+    case 4:
+      launch_scatter_dim<uint32_t>(out, src, index, around);
+      break;
+    default:
+      TIDE_INTERNAL_ASSERT(out.element_size() == 8);
+      launch_scatter_dim<uint64_t>(out, src, index, around);
+      break;
   }
 }
 

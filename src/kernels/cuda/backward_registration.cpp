@@ -8,6 +8,7 @@ namespace tide::kernels::cuda {
 
 void register_backward_kernels() {
   kernels::index_add_stub.cuda = &index_add_cuda;
+  kernels::scatter_dim_stub.cuda = &scatter_dim_cuda;
   kernels::nll_loss_backward_stub.cuda = &nll_loss_backward_cuda;
 }
 

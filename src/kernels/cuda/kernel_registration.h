@@ -9,7 +9,7 @@ namespace tide::kernels::cuda {
 void register_elementwise_kernels();
 /// sum, min_max, softmax, nll_loss, index_select, cat, uniform, normal, randint.
 void register_reduction_index_random_kernels();
-/// index_add, nll_loss_backward (kernels/cuda/backward_kernels.cu).
+/// index_add, scatter_dim, nll_loss_backward (kernels/cuda/backward_kernels.cu).
 void register_backward_kernels();
 /// gemm on cuBLAS (kernels/cuda/blas_kernels.cpp).
 void register_blas_kernels();
