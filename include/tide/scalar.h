@@ -5,6 +5,7 @@
 #include <ostream>
 #include <type_traits>
 
+#include "tide/default_dtype.h"
 #include "tide/dtype.h"
 
 namespace tide {
@@ -14,7 +15,10 @@ class Scalar {
   enum class Kind : int8_t { Bool, Int, Float };
 
   Scalar() : kind_(Kind::Int), i_(0) {}
-  Scalar(bool v) : kind_(Kind::Bool), i_(v) {}
+  // Only a real bool: a plain Scalar(bool) would also take any pointer (pointer-to-bool is a
+  // standard conversion), so arange(3, "cuda:1") would be ambiguous and t == "cuda" would compile.
+  template <class T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0>
+  Scalar(T v) : kind_(Kind::Bool), i_(v) {}
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Scalar(T v) : kind_(Kind::Int), i_(static_cast<int64_t>(v)) {}
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
@@ -45,9 +49,10 @@ class Scalar {
     }
   }
 
-  /// The dtype torch gives a tensor made from this scalar: bool, int64 or the default float.
+  /// The dtype torch gives a tensor made from this scalar: bool, int64 or the default dtype
+  /// (Note [Default dtype]).
   Dtype default_dtype() const {
-    return kind_ == Kind::Bool ? kBool : kind_ == Kind::Int ? kInt64 : kFloat32;
+    return kind_ == Kind::Bool ? kBool : kind_ == Kind::Int ? kInt64 : get_default_dtype();
   }
 
  private:

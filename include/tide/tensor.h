@@ -129,6 +129,18 @@ class Tensor {
   Tensor to(Dtype dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, Dtype dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  // Note [String devices]: x.to("cuda:0") (the seeds' .to('cuda:0')) would be ambiguous
+  // without these two overloads: a string literal converts to Device and to TensorOptions (which
+  // takes a device string so that tide::empty({2}, "cuda:1") works), one user-defined conversion
+  // each, and neither wins. An exact match for const char* and std::string settles it, also with
+  // non_blocking and copy; x.to("cuda:0", kFloat64) already picks to(Device, Dtype). Whoever
+  // adds a to(...) taking both Device and TensorOptions (nn::Module) needs the same pair.
+  Tensor to(const char* device, bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), non_blocking, copy);
+  }
+  Tensor to(const std::string& device, bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), non_blocking, copy);
+  }
   Tensor cuda(int index = -1, bool non_blocking = false) const;
   Tensor cuda(Device device, bool non_blocking = false) const;
   Tensor cpu() const;
@@ -310,5 +322,32 @@ Tensor& operator*=(Tensor& a, const Tensor& b);
 Tensor& operator*=(Tensor& a, Scalar b);
 Tensor& operator/=(Tensor& a, const Tensor& b);
 Tensor& operator/=(Tensor& a, Scalar b);
+
+// Comparisons return bool tensors, as torch (a > b is tide::gt(a, b)). Note [Comparison
+// operators and C++20]: C++20 also tries every operator== with its arguments reversed, and
+// rewrites a != b as !(a == b); a rewritten candidate that wins must return bool, which a
+// Tensor is not. Declaring the scalar-first forms and an explicit operator!= for every pair
+// makes each expression (a == 0.5, 0.5 == a, a != b, 2 < a) match a written candidate exactly,
+// which beats any rewritten one, so none is ever selected.
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator==(const Tensor& a, Scalar b);
+Tensor operator==(Scalar a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, Scalar b);
+Tensor operator!=(Scalar a, const Tensor& b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, Scalar b);
+Tensor operator<(Scalar a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, Scalar b);
+Tensor operator<=(Scalar a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, Scalar b);
+Tensor operator>(Scalar a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, Scalar b);
+Tensor operator>=(Scalar a, const Tensor& b);
+/// torch's ~ on a bool tensor: logical not (other dtypes raise; tide has no bitwise_not).
+Tensor operator~(const Tensor& a);
 
 }  // namespace tide

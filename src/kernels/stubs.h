@@ -1,6 +1,6 @@
 #pragma once
 // The kernel stubs of every op (Note [Kernel stubs]). The cpu loops are defined in
-// kernels/cpu/stubs.cpp; the GPU launchers in backends/cuda/, registered at backend start.
+// kernels/cpu/stubs.cpp; the GPU launchers in kernels/cuda/, registered at backend start.
 
 #include <cstdint>
 #include <optional>
@@ -8,6 +8,7 @@
 
 #include "kernels/cpu/elementwise_kernels.h"
 #include "kernels/cpu/loss_kernels.h"
+#include "kernels/cpu/optim_kernels.h"
 #include "kernels/cpu/reduce_kernels.h"
 #include "kernels/kernel_stub.h"
 #include "tensor/generator.h"
@@ -60,6 +61,14 @@ extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor
 /// gemm(out, a, b, beta, alpha): out = beta * out + alpha * (a @ b) over 2-D or batched 3-D
 /// operands (kernels/cpu/gemm.h).
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, Scalar, Scalar)> gemm_stub;
+
+// ---- fused optimizer steps (kernels/cpu/optim_kernels.h); one launch per parameter and step.
+/// sgd_step(param, grad, momentum_buffer, hyper)
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const SgdHyper&)> sgd_stub;
+/// adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, hyper)
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                       const AdamHyper&)>
+    adam_stub;
 
 /// Every stub by op name, and whether its GPU launcher is registered (tide info, tests).
 struct StubInfo {

@@ -95,7 +95,8 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
   Dtype compute = promote(a, b);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) check_alpha(compute, alpha, where);
   if (op == BinaryOp::Sub) check_sub(a, b, where);
-  if (op == BinaryOp::Div && !is_floating_point(compute)) compute = kFloat32;  // true division
+  // True division of integers gives the default dtype, as torch.
+  if (op == BinaryOp::Div && !is_floating_point(compute)) compute = get_default_dtype();
   if (op == BinaryOp::Pow && a.tensor && !b.tensor) {
     TIDE_CHECK(!(is_integral(a.tensor->dtype(), true) && !b.scalar.is_floating_point() &&
                  b.scalar.to_int64() < 0),

@@ -186,8 +186,10 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   if (TIDE_UNLIKELY(autograd::recording(self, mat1, mat2)))
     return autograd::traced::addmm(self, mat1, mat2, beta, alpha);
   detail::check_defined(self, "addmm", "self");
-  const Device device = check_operands(mat1, mat2, "addmm");
-  detail::same_device({{"self", &self}, {"mat1", &mat1}, {"mat2", &mat2}}, "addmm");
+  detail::check_defined(mat1, "addmm", "the first operand");
+  detail::check_defined(mat2, "addmm", "the second operand");
+  const Device device =
+      detail::same_device({{"self", &self}, {"mat1", &mat1}, {"mat2", &mat2}}, "addmm");
   TIDE_CHECK(mat1.dim() == 2, "[addmm] mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   TIDE_CHECK(mat2.dim() == 2, "[addmm] mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_mm_shapes(mat1, mat2, "addmm");

@@ -5,9 +5,6 @@
 namespace tide::detail {
 namespace {
 
-// The default dtype a floating Scalar takes (torch.get_default_dtype()).
-constexpr Dtype kDefaultFloat = kFloat32;
-
 Dtype promote_skip_undefined(std::optional<Dtype> a, Dtype b) {
   return a ? promote_types(*a, b) : b;
 }
@@ -34,14 +31,15 @@ void update_result_type(ResultTypeState& state, const Tensor& t) {
 }
 
 void update_result_type(ResultTypeState& state, const Scalar& s) {
-  Dtype d = s.is_bool() ? kBool : s.is_integral() ? kInt64 : kDefaultFloat;
+  // A floating Scalar counts as the default dtype (Note [Default dtype]).
+  Dtype d = s.is_bool() ? kBool : s.is_integral() ? kInt64 : get_default_dtype();
   state.wrapped_result = promote_skip_undefined(state.wrapped_result, d);
 }
 
 Dtype result_type(const ResultTypeState& state) {
   std::optional<Dtype> r = combine_categories(
       state.dim_result, combine_categories(state.zero_dim_result, state.wrapped_result));
-  return r ? *r : kDefaultFloat;
+  return r ? *r : get_default_dtype();
 }
 
 Dtype result_type(std::initializer_list<const Tensor*> tensors, std::initializer_list<Scalar> scalars) {

@@ -6,8 +6,9 @@
 // A lower class only matters when its category (bool < integer < floating) is higher than
 // the higher class's result: float32 tensor + float64 0-dim tensor is float32, int64 tensor +
 // float64 0-dim tensor is float64, int32 tensor + int64 Scalar is int32. A floating Scalar
-// counts as the default dtype (float32), so int64 tensor + 2.5 is float32 and float16 tensor
-// + 2.5 stays float16; an integer Scalar counts as int64, so bool tensor + 1 is int64.
+// counts as the default dtype (Note [Default dtype] in tide/default_dtype.h; float32 unless
+// set_default_dtype changed it), so int64 tensor + 2.5 is float32 and float16 tensor + 2.5
+// stays float16; an integer Scalar counts as int64, so bool tensor + 1 is int64.
 //
 // Promotion happens before any operand is read: a 0-dim cpu tensor used as a scalar next to a
 // cuda tensor still promotes as a 0-dim tensor (its dtype, not the Scalar's), as torch.
@@ -32,7 +33,7 @@ struct ResultTypeState {
 void update_result_type(ResultTypeState& state, const Tensor& t);
 /// Adds one Scalar operand (a wrapped number).
 void update_result_type(ResultTypeState& state, const Scalar& s);
-/// The promoted dtype of everything added so far; float32 when nothing was added.
+/// The promoted dtype of everything added so far; the default dtype when nothing was added.
 Dtype result_type(const ResultTypeState& state);
 
 /// torch.result_type over tensors and Scalars, e.g. result_type({&a, &b}, {alpha}).

@@ -22,11 +22,12 @@ Tensor same_dtype_op(UnaryOp op, const Tensor& a) {
   return out;
 }
 
-/// Integer and bool inputs compute in float32; the fresh conversion is written in place.
+/// Integer and bool inputs compute in the default dtype, as torch; the fresh conversion is
+/// written in place.
 Tensor float_op(UnaryOp op, const Tensor& a, const char* where) {
   detail::check_defined(a, where, "input");
   if (is_floating_point(a.dtype())) return same_dtype_op(op, a);
-  Tensor out = a.to(kFloat32);
+  Tensor out = a.to(get_default_dtype());
   detail::run_kernel(out.device(), where, kernels::unary_stub, op, out, out);
   return out;
 }

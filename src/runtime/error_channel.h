@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/backend.h"
+#include "runtime/kernel_error_report.h"
 
 namespace tide::runtime {
 
@@ -63,11 +64,6 @@ class ExecutingTaskScope {
   ExecutingTask* previous_;
 };
 
-/// For kernel code: records a failure of the task running on this thread and returns, so the
-/// kernel can skip the bad access and finish (Note [Index errors in kernels]). The first
-/// failure of a task is kept. Outside a task (work executed inline, as on cpu) it throws
-/// tide::KernelError at once.
-void record_kernel_error(const std::string& message);
 /// The task running on this thread, or nullptr.
 const ExecutingTask* executing_task();
 /// For the wrapper of with_enqueue_backtrace (backtrace.h): gives the task running on this

@@ -63,7 +63,7 @@ StreamGuard::StreamGuard(const Stream& stream)
 StreamGuard::~StreamGuard() {
   runtime::set_current_stream(original_stream_);
   runtime::Backend& b = *runtime::backend(kCUDA);
-  if (b.current_device() != original_device_) b.restore_device(original_device_);
+  b.restore_device(original_device_);  // noexcept, and a no-op when nothing changed
 }
 
 }  // namespace tide::cuda

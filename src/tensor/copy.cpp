@@ -103,10 +103,12 @@ Tensor Tensor::clone() const {
   return out;
 }
 
+// What options do not give stays as it is: x.to(tide::dtype(kFloat64)) keeps x's device, never
+// the default device (Note [Default device]).
 Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
   if (TIDE_UNLIKELY(autograd::recording(*this)))
     return autograd::traced::to(*this, options, non_blocking, copy);
-  Device target = options.device();
+  Device target = options.has_device() ? options.device() : device();
   Dtype dt = options.has_dtype() ? options.dtype() : dtype();
   bool same_device = target == device() || (target.is_cpu() && device().is_cpu()) ||
                      (target.is_cuda() && !target.has_index() && device().is_cuda() &&

@@ -60,13 +60,19 @@ Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinne
 
 namespace {
 
-Tensor empty_with(const DimVector& sizes, const TensorOptions& o, Dtype default_dtype,
-                  const char* where) {
-  Device d = detail::resolve_device(o.device(), where);
+/// The device a factory allocates on: the one given, else the thread's default device
+/// (Note [Default device]), except that pinned memory without a device is on the cpu.
+Device factory_device(const TensorOptions& o, const char* where) {
+  if (o.pinned_memory() && !o.has_device()) return Device(kCPU);
+  return detail::resolve_device(o.device(), where);
+}
+
+Tensor empty_with(const DimVector& sizes, const TensorOptions& o, Dtype dtype, const char* where) {
+  Device d = factory_device(o, where);
   TIDE_CHECK(!o.pinned_memory() || d.is_cpu(), "[", where, "] Only dense CPU tensors can be "
              "pinned, but the device is ", d, "; pin a cpu tensor and copy it with non_blocking=true");
   if (o.pinned_memory()) memory::check_pinned_memory_available(where);
-  return detail::make_empty(sizes, o.has_dtype() ? o.dtype() : default_dtype, d, o.pinned_memory());
+  return detail::make_empty(sizes, dtype, d, o.pinned_memory());
 }
 
 // The shape of a nested list follows its first elements down (as torch); then every node is
@@ -114,7 +120,7 @@ Tensor empty(std::vector<int64_t> sizes, TensorOptions options) {
   if (options.requires_grad())
     return empty(std::move(sizes), options.requires_grad(false))
         .requires_grad_();  // a leaf, made after its values
-  return empty_with(DimVector(sizes), options, kFloat32, "empty");
+  return empty_with(DimVector(sizes), options, options.dtype(), "empty");
 }
 
 Tensor empty_strided(std::vector<int64_t> sizes, std::vector<int64_t> strides, TensorOptions options) {
@@ -157,14 +163,16 @@ Tensor full(std::vector<int64_t> sizes, Scalar value, TensorOptions options) {
   if (options.requires_grad())
     return full(std::move(sizes), value, options.requires_grad(false))
         .requires_grad_();  // a leaf, made after its values
-  Tensor t = empty_with(DimVector(sizes), options, value.default_dtype(), "full");
+  Tensor t = empty_with(DimVector(sizes), options,
+                        options.has_dtype() ? options.dtype() : value.default_dtype(), "full");
   t.fill_(value);
   return t;
 }
 
+// As torch.scalar_tensor: the default dtype unless options give one, whatever the value's kind
+// (torch.scalar_tensor(1) is tensor(1.)).
 Tensor scalar_tensor(Scalar value, TensorOptions options) {
-  return full({}, value, options.has_dtype() ? options : options.dtype(
-                                                             value.is_bool() ? kBool : value.is_integral() ? kInt64 : kFloat32));
+  return full({}, value, options.dtype(options.dtype()));
 }
 
 Tensor tensor(const NestedList& data, TensorOptions options) {
@@ -175,11 +183,12 @@ Tensor tensor(const NestedList& data, TensorOptions options) {
   Scalar::Kind kind = Scalar::Kind::Bool;
   bool any_leaf = false;
   check_nested(data, 0, shape, kind, any_leaf);
-  // torch.tensor([]) is float32; otherwise the widest leaf kind decides.
-  Dtype inferred = !any_leaf ? kFloat32
+  // torch.tensor([]) has the default dtype; otherwise the widest leaf kind decides, floating
+  // values taking the default dtype (Note [Default dtype]).
+  Dtype inferred = !any_leaf ? get_default_dtype()
                    : kind == Scalar::Kind::Bool ? kBool
                    : kind == Scalar::Kind::Int  ? kInt64
-                                                : kFloat32;
+                                                : get_default_dtype();
   Dtype dt = options.has_dtype() ? options.dtype() : inferred;
   Tensor host = detail::make_empty(shape, dt, Device(kCPU));
   dispatch_dtype(dt, [&](auto tag) {
@@ -187,7 +196,7 @@ Tensor tensor(const NestedList& data, TensorOptions options) {
     T* p = static_cast<T*>(host.raw_data());
     fill_nested(data, p);
   });
-  Device d = detail::resolve_device(options.device(), "tensor");
+  Device d = factory_device(options, "tensor");
   return d.is_cpu() ? host : host.to(d);
 }
 
@@ -205,9 +214,11 @@ Tensor from_blob(void* data, std::vector<int64_t> sizes, std::vector<int64_t> st
         .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(sizes.size() == strides.size(), "[from_blob] sizes and strides must have the same "
              "length, got ", sizes.size(), " and ", strides.size());
-  Device d = detail::resolve_device(options.device(), "from_blob");
+  // The memory is where the caller's pointer is: cpu unless options say otherwise, never the
+  // default device (Note [Default device]); the dtype defaults as libtorch's from_blob.
+  Device d = detail::resolve_device(options.device_opt().value_or(Device(kCPU)), "from_blob");
   int64_t n = detail::checked_numel(DimVector(sizes), "from_blob");
-  Dtype dt = options.has_dtype() ? options.dtype() : kFloat32;
+  Dtype dt = options.dtype();
   DataPtr ptr;
   if (deleter) {
     auto* ctx = new std::function<void(void*)>(std::move(deleter));
@@ -225,11 +236,13 @@ Tensor from_blob(void* data, std::vector<int64_t> sizes, std::vector<int64_t> st
 }
 
 namespace {
+// The source's device and dtype, overridden only by what options give: the defaults of Note
+// [Default device] and Note [Default dtype] never apply to *_like.
 TensorOptions like_options(const Tensor& like, const std::optional<TensorOptions>& o) {
   TensorOptions r = like.options();
   if (o) {
     if (o->has_dtype()) r = r.dtype(o->dtype());
-    if (o->device() != Device(kCPU, -1)) r = r.device(o->device());
+    if (o->has_device()) r = r.device(o->device());
     r = r.requires_grad(o->requires_grad());
   }
   return r;

@@ -325,10 +325,11 @@ std::string tensor_repr(const Tensor& host, const Device& shown_device,
       auto len = static_cast<int64_t>(text.size());
       suffixes.push_back({std::move(text), len});
     }
-    if (dtype != kFloat32) suffixes.push_back(dtype_suffix(dtype));
+    if (dtype != get_default_dtype()) suffixes.push_back(dtype_suffix(dtype));
     body = "[]";
   } else {
-    if (dtype != kFloat32 && dtype != kInt64 && dtype != kBool)
+    // torch's has_default_dtype: the default dtype (Note [Default dtype]), int64 and bool.
+    if (dtype != get_default_dtype() && dtype != kInt64 && dtype != kBool)
       suffixes.push_back(dtype_suffix(dtype));
     bool summarize = host.numel() > kThreshold;
     std::vector<int64_t> offsets;

@@ -33,7 +33,7 @@ Tensor make_range(int64_t n, Dtype dtype, const TensorOptions& options, const ch
 Tensor arange(Scalar end, TensorOptions options) { return arange(0, end, 1, options); }
 
 // Note [arange arithmetic]: as torch, the dtype is int64 when start, end and step are all
-// integral, else float32 (options may override). An integral dtype computes in int64 with the
+// integral, else the default dtype (options may override). An integral dtype computes in int64 with the
 // bounds truncated to integers, and its length is exact integer arithmetic; a floating dtype
 // computes start + i * step in double and its length is ceil((end - start) / step) in double.
 Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
@@ -42,7 +42,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
         .requires_grad_();  // a leaf, made after its values
   const bool all_integral = !start.is_floating_point() && !end.is_floating_point() &&
                             !step.is_floating_point();
-  const Dtype dtype = options.has_dtype() ? options.dtype() : all_integral ? kInt64 : kFloat32;
+  const Dtype dtype = options.has_dtype() ? options.dtype() : all_integral ? kInt64 : get_default_dtype();
   const double xstart = start.to_double(), xend = end.to_double(), xstep = step.to_double();
   TIDE_CHECK(std::isfinite(xstart) && std::isfinite(xend), "[arange] unsupported range: ", xstart,
              " -> ", xend);
@@ -72,13 +72,14 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
 }
 
 // As torch: the first half counts up from start and the second half down from end, so both
-// ends are exact (one step gives start, as torch); computed in double, float32 unless options set a dtype.
+// ends are exact (one step gives start, as torch); computed in double, the default dtype unless
+// options set one.
 Tensor linspace(double start, double end, int64_t steps, TensorOptions options) {
   if (options.requires_grad())
     return linspace(start, end, steps, options.requires_grad(false))
         .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(steps >= 0, "[linspace] number of steps must be non-negative, but got ", steps);
-  const Dtype dtype = options.has_dtype() ? options.dtype() : kFloat32;
+  const Dtype dtype = options.dtype();
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
   const int64_t halfway = steps / 2;
   return make_range(steps, dtype, options, "linspace", [&](int64_t i) {

@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/defaults_guard.h"
 #include "tide/factories.h"
+#include "tide/ops.h"
 
 using namespace tide;
 using detail::result_type;
@@ -121,4 +123,31 @@ TEST(TypePromotion, CastCheckUsesTorchWording) {
     EXPECT_THAT(e.what(), HasSubstr("result type Float can't be cast to the desired output type Long"));
   }
   EXPECT_NO_THROW(detail::check_can_cast_to_output(kInt64, kFloat32, "add_out"));
+}
+
+// Note [Default dtype]: a floating Scalar counts as the default dtype, and integer inputs of
+// true division and float ops compute in it.
+TEST(TypePromotion, FloatScalarsFollowTheDefaultDtype) {
+  test::DefaultDtypeGuard f64(kFloat64);
+  EXPECT_EQ(result_type(vec(kInt64), Scalar(2.5)), kFloat64);
+  EXPECT_EQ(result_type(vec(kBool), Scalar(2.5)), kFloat64);
+  EXPECT_EQ(result_type(vec(kFloat32), Scalar(2.5)), kFloat32);  // its own category: kept
+  EXPECT_EQ(result_type(vec(kFloat16), Scalar(2.5)), kFloat16);
+  detail::ResultTypeState state;
+  EXPECT_EQ(result_type(state), kFloat64);  // nothing added: the default dtype
+  detail::update_result_type(state, Scalar(2.5));
+  EXPECT_EQ(result_type(state), kFloat64);
+  Tensor sum = tensor({1, 2}) + 2.5;
+  EXPECT_EQ(sum.dtype(), kFloat64);
+  EXPECT_EQ(sum.tolist<double>(), (std::vector<double>{3.5, 4.5}));
+}
+
+TEST(TypePromotion, IntegerDivisionAndFloatOpsGiveTheDefaultDtype) {
+  test::DefaultDtypeGuard f64(kFloat64);
+  Tensor q = tensor({1, 2}) / tensor({3, 4});
+  EXPECT_EQ(q.dtype(), kFloat64);
+  EXPECT_EQ(q.tolist<double>(), (std::vector<double>{1.0 / 3, 0.5}));
+  EXPECT_EQ((tensor({1}) / 2).dtype(), kFloat64);
+  EXPECT_EQ(exp(tensor({0, 1})).dtype(), kFloat64);
+  EXPECT_EQ(sqrt(tensor({true})).dtype(), kFloat64);
 }

@@ -342,7 +342,12 @@ runtime::EventHandle CudaBackend::create_event(int index, bool enable_timing, bo
   return new CudaEvent{index, EventOwner(raw)};
 }
 
-void CudaBackend::destroy_event(runtime::EventHandle event) noexcept { delete as_event(event); }
+void CudaBackend::destroy_event(runtime::EventHandle event) noexcept {
+  // On the event's device (as torch's CUDAEvent): never a context on the current one.
+  CudaEvent* e = as_event(event);
+  CudaDeviceGuardNoThrow guard(e->device);
+  delete e;
+}
 
 void CudaBackend::record_event(runtime::EventHandle event, runtime::StreamHandle stream) {
   CudaStream* s = as_stream(stream);
@@ -411,12 +416,8 @@ void* CudaBackend::malloc(int index, size_t nbytes) {
 void CudaBackend::free(int index, void* ptr, size_t) noexcept {
   if (ptr == nullptr) return;
   // The device owning ptr has a context (it allocated ptr), so entering it creates none.
-  const int previous = logical_current_device();
-  RuntimeDriver driver;
-  const bool enter = driver.get() != index;
-  if (enter) TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(index));
+  CudaDeviceGuardNoThrow guard(index);
   TIDE_CUDA_CHECK_NOTHROW(cudaFree(ptr));
-  if (enter) cuda::restore_device(previous);
 }
 
 int64_t CudaBackend::memory_in_use(int index) const {
@@ -458,7 +459,12 @@ void* CudaBackend::host_alloc(size_t nbytes) {
 }
 
 void CudaBackend::host_free(void* ptr, size_t) noexcept {
-  if (ptr) TIDE_CUDA_CHECK_NOTHROW(cudaFreeHost(ptr));
+  if (!ptr) return;
+  // As host_alloc: on a device that has a context (the one that allocated it does).
+  RuntimeDriver driver;
+  const int current = logical_current_device();
+  CudaDeviceGuardNoThrow guard(host_alloc_device(driver, current < 0 ? 0 : current, device_count()));
+  TIDE_CUDA_CHECK_NOTHROW(cudaFreeHost(ptr));
 }
 
 }  // namespace tide::backends::cuda

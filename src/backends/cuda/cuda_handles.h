@@ -71,4 +71,25 @@ class CudaDeviceGuard {
   bool changed_ = false;
 };
 
+/// CudaDeviceGuard for noexcept paths (frees, event destruction): a failure to enter the
+/// device is a warning, and the call that follows runs where it can.
+class CudaDeviceGuardNoThrow {
+ public:
+  explicit CudaDeviceGuardNoThrow(int device) noexcept : previous_(logical_current_device()) {
+    RuntimeDriver driver;
+    if (driver.get() != device) TIDE_CUDA_CHECK_NOTHROW(cudaSetDevice(device));
+    thread_device().forget_target();
+    changed_ = previous_ != device;
+  }
+  ~CudaDeviceGuardNoThrow() {
+    if (changed_) restore_device(previous_);
+  }
+  CudaDeviceGuardNoThrow(const CudaDeviceGuardNoThrow&) = delete;
+  CudaDeviceGuardNoThrow& operator=(const CudaDeviceGuardNoThrow&) = delete;
+
+ private:
+  int previous_;
+  bool changed_ = false;
+};
+
 }  // namespace tide::backends::cuda

@@ -9,7 +9,7 @@
 #include "kernels/cpu/random_kernels.h"
 #include "kernels/cpu/shape_kernels.h"
 #include "kernels/cpu/softmax_kernels.h"
-#include "runtime/error_channel.h"
+#include "runtime/kernel_error_report.h"
 
 namespace tide::kernels {
 namespace {
@@ -53,6 +53,8 @@ decltype(index_add_stub) index_add_stub{&index_add_kernel};
 decltype(scatter_dim_stub) scatter_dim_stub{&scatter_dim_kernel};
 decltype(nll_loss_backward_stub) nll_loss_backward_stub{&nll_loss_backward_kernel};
 decltype(gemm_stub) gemm_stub{&gemm};
+decltype(sgd_stub) sgd_stub{&sgd_kernel};
+decltype(adam_stub) adam_stub{&adam_kernel};
 decltype(uniform_stub) uniform_stub{&uniform_kernel};
 decltype(normal_stub) normal_stub{&normal_kernel};
 decltype(randint_stub) randint_stub{&randint_kernel};
@@ -77,7 +79,9 @@ std::vector<StubInfo> all_stubs() {
           {"gemm", gemm_stub.cuda != nullptr},
           {"uniform", uniform_stub.cuda != nullptr},
           {"normal", normal_stub.cuda != nullptr},
-          {"randint", randint_stub.cuda != nullptr}};
+          {"randint", randint_stub.cuda != nullptr},
+          {"sgd_step", sgd_stub.cuda != nullptr},
+          {"adam_step", adam_stub.cuda != nullptr}};
 }
 
 }  // namespace tide::kernels

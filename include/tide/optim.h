@@ -1,0 +1,8 @@
+#pragma once
+// tide::optim: the optimizers and their options, as libtorch's torch/optim.h.
+
+#include "tide/optim/adam.h"          // IWYU pragma: export
+#include "tide/optim/adam_options.h"  // IWYU pragma: export
+#include "tide/optim/optimizer.h"     // IWYU pragma: export
+#include "tide/optim/sgd.h"           // IWYU pragma: export
+#include "tide/optim/sgd_options.h"   // IWYU pragma: export

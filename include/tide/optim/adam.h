@@ -1,0 +1,30 @@
+#pragma once
+// Adam (with amsgrad and L2 weight decay), as torch.optim.Adam / libtorch's torch::optim::Adam.
+
+#include <cstdint>
+#include <vector>
+
+#include "tide/optim/adam_options.h"
+#include "tide/optim/optimizer.h"
+
+namespace tide::optim {
+
+class Adam : public Optimizer {
+ public:
+  /// Adam opt(model.parameters(), AdamOptions(1e-3).betas({0.9, 0.999})); options checked here.
+  Adam(std::vector<Tensor> params, AdamOptions options = AdamOptions());
+  void step() override;
+  const AdamOptions& options() const { return options_; }
+  AdamOptions& options() { return options_; }
+
+ private:
+  /// One parameter's state: created (zeros) at its first step.
+  struct State {
+    int64_t step = 0;
+    Tensor exp_avg, exp_avg_sq, max_exp_avg_sq;
+  };
+  AdamOptions options_;
+  std::vector<State> state_;  // by parameter
+};
+
+}  // namespace tide::optim

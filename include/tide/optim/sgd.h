@@ -1,0 +1,26 @@
+#pragma once
+// SGD: stochastic gradient descent with momentum, dampening, weight decay and Nesterov, as
+// torch.optim.SGD / libtorch's torch::optim::SGD.
+
+#include <vector>
+
+#include "tide/optim/optimizer.h"
+#include "tide/optim/sgd_options.h"
+
+namespace tide::optim {
+
+class SGD : public Optimizer {
+ public:
+  /// SGD opt(model.parameters(), SGDOptions(0.1).momentum(0.9)); the options are checked here.
+  SGD(std::vector<Tensor> params, SGDOptions options);
+  void step() override;
+  const SGDOptions& options() const { return options_; }
+  /// Changing the options (a learning-rate schedule) applies from the next step.
+  SGDOptions& options() { return options_; }
+
+ private:
+  SGDOptions options_;
+  std::vector<Tensor> momentum_buffers_;  // by parameter; undefined before its first step
+};
+
+}  // namespace tide::optim

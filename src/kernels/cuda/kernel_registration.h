@@ -1,0 +1,19 @@
+#pragma once
+// Filling the `cuda` side of the kernel stubs (Note [Kernel stubs]); one function per kernel
+// family, each defined next to its launchers, all called by backends::register_cuda_kernels()
+// (cuda_backend_info.h).
+
+namespace tide::kernels::cuda {
+
+/// binary, binary_scalar, unary, clamp, where, fill, copy (kernels/cuda/elementwise*.cu).
+void register_elementwise_kernels();
+/// sum, min_max, softmax, nll_loss, index_select, cat, uniform, normal, randint.
+void register_reduction_index_random_kernels();
+/// index_add, scatter_dim, nll_loss_backward (kernels/cuda/backward_kernels.cu).
+void register_backward_kernels();
+/// gemm on cuBLAS (kernels/cuda/blas_kernels.cpp).
+void register_blas_kernels();
+/// sgd_step, adam_step (kernels/cuda/optim_kernels.cu).
+void register_optim_kernels();
+
+}  // namespace tide::kernels::cuda

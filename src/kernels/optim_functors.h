@@ -1,0 +1,130 @@
+#pragma once
+// The per-element update rules of the fused optimizers: one body for the cpu loop and the GPU
+// kernel (DESIGN.md decision 6), so a step on a simulated or real GPU gives the cpu's numbers.
+//
+// Note [Fused optimizer arithmetic]: each update is torch's chain of tensor ops for one
+// parameter, done element by element in one pass, with the same operations in the same order
+// and the same roundings, so trajectories follow libtorch's (tests/data/optim_goldens.json):
+//   - every intermediate is rounded to the compute type C (float for float32 and the 16-bit
+//     floats, as torch's opmath; double for float64), as each op of the chain rounds its
+//     output; state is stored in the parameter's dtype, as torch keeps it;
+//   - hyperparameters are turned into C once, on the host, from the double values torch would
+//     pass as Scalars (`1 - dampening`, `-lr`, `lr / bias_correction1` computed in double);
+//   - the expression forms are those of ATen's cpu kernels: add(a, b, alpha) = a + alpha * b,
+//     addcmul(s, a, b, v) = s + v * a * b, addcdiv(s, a, b, v) = s + v * a / b;
+//   - Adam is libtorch's form (exp_avg.mul_(beta1).add_(grad, 1 - beta1)); torch's Python
+//     single-tensor path writes the same average as a lerp, which can differ in the last bit.
+// 16-bit floats are computed in float from load to store, as torch's fused kernels (fused=True)
+// do, where torch's chain of ops would round every intermediate to the 16-bit dtype.
+// ATen's vectorized cpu loops may fuse a multiply-add where these loops round twice (and nvcc
+// is told not to fuse, --fmad=false), so agreement with libtorch is within float tolerance,
+// while cpu, simulated and real GPUs agree with each other (bit for bit on simulated GPUs).
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/functors.h"
+#include "tide/macros.h"
+
+namespace tide::kernels {
+
+/// One SGD step's hyperparameters as the kernels take them (plain values: the optim layer
+/// above fills them from SGDOptions).
+struct SgdHyper {
+  double lr = 0;
+  double momentum = 0;
+  double dampening = 0;
+  double weight_decay = 0;
+  bool nesterov = false;
+  bool maximize = false;
+  /// The momentum buffer holds nothing yet: it becomes the gradient, as torch's
+  /// `buf = clone(grad)`, instead of buf * momentum + (1 - dampening) * grad.
+  bool first_step = false;
+};
+
+/// torch's SGD for one element (torch/optim/sgd.py, _single_tensor_sgd; libtorch's SGD::step).
+template <class C>
+struct SgdUpdate {
+  C neg_lr, momentum, one_minus_dampening, weight_decay;
+  bool use_momentum, use_weight_decay, nesterov, maximize, first_step;
+
+  /// Host only: the hyperparameters in C, rounded from torch's double Scalars.
+  static SgdUpdate from(const SgdHyper& h) {
+    return SgdUpdate{static_cast<C>(-h.lr),         static_cast<C>(h.momentum),
+                     static_cast<C>(1 - h.dampening), static_cast<C>(h.weight_decay),
+                     h.momentum != 0,               h.weight_decay != 0,
+                     h.nesterov,                    h.maximize,
+                     h.first_step};
+  }
+
+  /// The new value of `param`; `buf` (the momentum buffer, used only with momentum) is
+  /// updated in place.
+  TIDE_HOST_DEVICE C operator()(C param, C grad, C& buf) const {
+    C d_p = maximize ? -grad : grad;
+    if (use_weight_decay) d_p = d_p + weight_decay * param;
+    if (use_momentum) {
+      buf = first_step ? d_p : buf * momentum + one_minus_dampening * d_p;
+      d_p = nesterov ? d_p + momentum * buf : buf;
+    }
+    return param + neg_lr * d_p;
+  }
+};
+
+/// One Adam step's hyperparameters as the kernels take them; `step` is this update's number
+/// for the parameter (1 on its first step), which the bias corrections need.
+struct AdamHyper {
+  double lr = 0;
+  double beta1 = 0;
+  double beta2 = 0;
+  double eps = 0;
+  double weight_decay = 0;
+  bool amsgrad = false;
+  bool maximize = false;
+  int64_t step = 1;
+};
+
+/// torch's Adam for one element (libtorch's Adam::step; torch/optim/adam.py, _single_tensor_adam).
+template <class C>
+struct AdamUpdate {
+  C beta1, one_minus_beta1, beta2, one_minus_beta2, bias_correction2_sqrt, eps, neg_step_size,
+      weight_decay;
+  bool use_weight_decay, amsgrad, maximize;
+
+  /// Host only: the bias corrections in double, as torch computes them from the step count
+  /// (1 - beta^step, lr / bias_correction1, sqrt(bias_correction2)), then rounded to C.
+  static AdamUpdate from(const AdamHyper& h) {
+    const auto step = static_cast<double>(h.step);
+    const double bias_correction1 = 1 - std::pow(h.beta1, step);
+    const double bias_correction2 = 1 - std::pow(h.beta2, step);
+    return AdamUpdate{static_cast<C>(h.beta1),
+                      static_cast<C>(1 - h.beta1),
+                      static_cast<C>(h.beta2),
+                      static_cast<C>(1 - h.beta2),
+                      static_cast<C>(std::sqrt(bias_correction2)),
+                      static_cast<C>(h.eps),
+                      static_cast<C>(-(h.lr / bias_correction1)),
+                      static_cast<C>(h.weight_decay),
+                      h.weight_decay != 0,
+                      h.amsgrad,
+                      h.maximize};
+  }
+
+  /// The new value of `param`; the running averages (and, with amsgrad, their running
+  /// maximum) are updated in place. max_exp_avg_sq is untouched without amsgrad.
+  TIDE_HOST_DEVICE C operator()(C param, C grad, C& exp_avg, C& exp_avg_sq,
+                                C& max_exp_avg_sq) const {
+    C g = maximize ? -grad : grad;
+    if (use_weight_decay) g = g + weight_decay * param;
+    exp_avg = exp_avg * beta1 + one_minus_beta1 * g;
+    exp_avg_sq = exp_avg_sq * beta2 + one_minus_beta2 * g * g;
+    C second = exp_avg_sq;
+    if (amsgrad) {
+      max_exp_avg_sq = MaximumOp<C>{}(max_exp_avg_sq, exp_avg_sq);  // torch.maximum: NaN wins
+      second = max_exp_avg_sq;
+    }
+    const C denom = std::sqrt(second) / bias_correction2_sqrt + eps;
+    return param + neg_step_size * exp_avg / denom;
+  }
+};
+
+}  // namespace tide::kernels

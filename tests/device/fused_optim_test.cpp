@@ -1,0 +1,135 @@
+// The fused optimizer steps on every cuda device: libtorch's trajectories (the goldens of
+// tests/optim/trajectory_vs_libtorch_test.cpp) give the cpu's parameters after every step
+// (test::matches_cpu: bit for bit on simulated GPUs); a step is one launch on the parameter's
+// device's current stream, whatever device is current, and returns before it runs; gradient
+// and state must live on the parameter's device.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "device_helpers.h"
+#include "support/error_of.h"
+#include "support/optim_trajectory.h"
+#include "support/sim_streams.h"
+#include "tide/cuda.h"
+#include "tide/factories.h"
+#include "tide/random.h"
+
+using namespace tide;
+using ::testing::HasSubstr;
+using optim::AdamOptions;
+using optim::SGDOptions;
+using optim::detail::adam_step_;
+using optim::detail::sgd_step_;
+using test::cuda_device;
+using test::error_of;
+using test::other_device;
+
+TEST(FusedOptim, LibtorchTrajectoriesOnEveryDeviceMatchTheCpusStepByStep) {
+  TIDE_REQUIRE_DEVICES(1);
+  const std::vector<test::Golden> goldens = test::load_goldens("optim_goldens.json");
+  ASSERT_GE(goldens.size(), 22u);
+  for (const test::Golden& golden : goldens) {
+    SCOPED_TRACE(golden.name);
+    const std::vector<Tensor> expected = test::run_trajectory(golden, Device(kCPU));
+    for (int d = 0; d < cuda::device_count(); ++d) {
+      SCOPED_TRACE("on cuda:" + std::to_string(d));
+      // Another device current and a side stream current on the parameter's device: the whole
+      // run (copies, gradient, steps) is ordered on that stream.
+      cuda::DeviceGuard other(other_device(d));
+      cuda::set_stream(cuda::Stream(d));
+      const std::vector<Tensor> got = test::run_trajectory(golden, cuda_device(d));
+      ASSERT_EQ(got.size(), expected.size());
+      for (size_t step = 0; step < got.size(); ++step) {
+        EXPECT_EQ(got[step].device(), cuda_device(d));
+        EXPECT_TRUE(test::matches_cpu(expected[step], got[step])) << "after step " << step + 1;
+      }
+      cuda::set_stream(cuda::default_stream(d));
+    }
+  }
+}
+
+TEST(FusedOptim, SixteenBitStepsOnEveryDeviceMatchTheCpus) {
+  TIDE_REQUIRE_DEVICES(1);
+  manual_seed(21);
+  for (Dtype dtype : {kFloat16, kBFloat16}) {
+    SCOPED_TRACE(name(dtype));
+    const Tensor p0 = randn({1000}).to(dtype), g = randn({1000}).to(dtype);
+    const Tensor s0 = randn({1000}).abs().to(dtype);
+    Tensor p = p0.clone(), buf = s0.clone(), m = s0.clone(), v = s0.clone(), vm = s0.clone();
+    sgd_step_(p, g, buf, SGDOptions(0.1).momentum(0.9).nesterov(true), false);
+    adam_step_(p, g, m, v, vm, 2, AdamOptions(0.01).amsgrad(true).weight_decay(0.1));
+    for (int d = 0; d < cuda::device_count(); ++d) {
+      SCOPED_TRACE("on cuda:" + std::to_string(d));
+      const Device dev = cuda_device(d);
+      Tensor dp = p0.to(dev), dbuf = s0.to(dev), dm = s0.to(dev), dv = s0.to(dev),
+             dvm = s0.to(dev);
+      const Tensor dg = g.to(dev);
+      sgd_step_(dp, dg, dbuf, SGDOptions(0.1).momentum(0.9).nesterov(true), false);
+      adam_step_(dp, dg, dm, dv, dvm, 2, AdamOptions(0.01).amsgrad(true).weight_decay(0.1));
+      EXPECT_TRUE(test::matches_cpu(p, dp));
+      EXPECT_TRUE(test::matches_cpu(buf, dbuf));
+      EXPECT_TRUE(test::matches_cpu(m, dm));
+      EXPECT_TRUE(test::matches_cpu(v, dv));
+      EXPECT_TRUE(test::matches_cpu(vm, dvm));
+    }
+  }
+}
+
+TEST(FusedOptim, AStepIsOneLaunchOnTheParametersCurrentStreamAndReturnsBeforeItRuns) {
+  TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
+  manual_seed(8);
+  const int d = cuda::device_count() - 1;
+  const Device dev = cuda_device(d);
+  const Tensor p0 = randn({64, 33}), g0 = randn({64, 33});
+  Tensor p = p0.to(dev), g = g0.to(dev), buf = zeros({64, 33}, TensorOptions(dev));
+  Tensor m = zeros_like(p), v = zeros_like(p), vm = zeros_like(p);
+  cuda::synchronize(d);
+
+  cuda::DeviceGuard other(other_device(d));
+  const cuda::Stream side(d);
+  cuda::set_stream(side);
+  const uint64_t default_before = test::sim_last_enqueued(cuda::default_stream(d));
+  {
+    tide::testing::StreamHold hold(side);
+    test::MustNotWaitFor guard(side);
+    uint64_t before = test::sim_last_enqueued(side);
+    sgd_step_(p, g, buf, SGDOptions(0.1).momentum(0.9), true);
+    EXPECT_EQ(test::sim_last_enqueued(side), before + 1) << "SGD: one launch, on the side stream";
+    before = test::sim_last_enqueued(side);
+    adam_step_(p, g, m, v, vm, 1, AdamOptions(0.1).amsgrad(true));
+    EXPECT_EQ(test::sim_last_enqueued(side), before + 1) << "Adam: one launch, on the side stream";
+    EXPECT_FALSE(side.query()) << "the steps wait behind the held stream";
+    EXPECT_TRUE(guard.done()) << "a step must not wait for its stream";
+  }
+  EXPECT_EQ(test::sim_last_enqueued(cuda::default_stream(d)), default_before);
+
+  Tensor cp = p0.clone(), cbuf = zeros({64, 33}), cm = zeros_like(cp), cv = zeros_like(cp),
+         cvm = zeros_like(cp);
+  sgd_step_(cp, g0, cbuf, SGDOptions(0.1).momentum(0.9), true);
+  adam_step_(cp, g0, cm, cv, cvm, 1, AdamOptions(0.1).amsgrad(true));
+  EXPECT_TRUE(test::matches_cpu(cp, p));  // read back on the side stream, where it ran
+  EXPECT_TRUE(test::matches_cpu(cbuf, buf));
+  cuda::set_stream(cuda::default_stream(d));
+}
+
+TEST(FusedOptim, RejectsAGradientOrStateOnAnotherDeviceNamingBoth) {
+  TIDE_REQUIRE_DEVICES(1);
+  Tensor p = zeros({4}, TensorOptions(cuda_device(0))), buf = zeros({4}, TensorOptions(cuda_device(0)));
+  Tensor m = zeros_like(p), v = zeros_like(p), none;
+  EXPECT_THAT(error_of([&] { sgd_step_(p, zeros({4}), buf, SGDOptions(0.1).momentum(0.9), false); }),
+              HasSubstr("[optim::SGD::step] expected grad on the parameter's device cuda:0, "
+                        "found it on cpu"));
+  Tensor cpu_state = zeros({4});
+  EXPECT_THAT(error_of([&] { adam_step_(p, zeros_like(p), cpu_state, v, none, 1, AdamOptions()); }),
+              HasSubstr("[optim::Adam::step] expected exp_avg on the parameter's device cuda:0, "
+                        "found it on cpu"));
+  if (cuda::device_count() < 2) return;
+  Tensor far = zeros({4}, TensorOptions(Device(kCUDA, 1)));
+  EXPECT_THAT(error_of([&] { sgd_step_(p, zeros_like(p), far, SGDOptions(0.1).momentum(0.9), false); }),
+              HasSubstr("expected momentum_buffer on the parameter's device cuda:0, found it on cuda:1"));
+}
