@@ -1,12 +1,15 @@
 // nn modules on cuda devices: module.cuda() / to("cuda:1") / cpu() move parameters, gradients
 // and buffers in place (a handle taken before the move sees the new device), criterion.cuda()
 // moves the class weights (the seeds' examples), load_state_dict and clone across devices, a
-// forward on the device, and SGD by hand giving the cpu's parameters (test::matches_cpu).
+// forward on the device, SGD by hand giving the cpu's parameters (test::matches_cpu), an
+// optimizer built before module.cuda() updating the moved parameters, and modules built under a
+// default device and dtype.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "device_helpers.h"
+#include "support/defaults_guard.h"
 #include "support/error_of.h"
 #include "tide/testing/sim_hooks.h"
 #include "tide/tide.h"
@@ -158,7 +161,7 @@ TEST(NnDevice, ForwardOnTheDeviceMatchesTheCpu) {
   const Tensor x = randn({5, 2, 3});
   const Tensor expected = net(x);
   net.to("cuda:1");
-  const Tensor actual = net(x.to(Device("cuda:1")));
+  const Tensor actual = net(x.to("cuda:1"));
   EXPECT_EQ(actual.device(), cuda_device(1));
   EXPECT_TRUE(matches_cpu(expected, actual));
 }
@@ -250,4 +253,55 @@ TEST(NnDevice, SetDataRightAfterAnOpThatReadsTheTensorIsSafe) {
   }
   EXPECT_TRUE(matches_cpu(p0.sub(g0, 0.1), p.detach()));
   EXPECT_TRUE(matches_cpu(p0, q));
+}
+
+/// The parameters after `steps` of optim::SGD with momentum, the optimizer built on the cpu
+/// module BEFORE it moves to `device` (the seeds' order: model, optimizer, model.cuda()).
+std::vector<Tensor> sgd_momentum_on(Device device, int steps) {
+  nn::Sequential net = mlp(12);
+  net.eval();  // no dropout: the cpu and each device draw from their own generators
+  optim::SGD optimizer(net.parameters(), optim::SGDOptions(0.05).momentum(0.9));
+  nn::CrossEntropyLoss criterion;
+  manual_seed(13);
+  const Tensor x = randn({10, 2, 3}).to(device);
+  const Tensor y = tensor({0, 1, 2, 0, 1, 2, 0, 1, 2, 2}).to(device);
+  net.to(device);
+  for (int i = 0; i < steps; ++i) {
+    optimizer.zero_grad();
+    criterion(net(x), y).backward();
+    optimizer.step();
+  }
+  for (const Tensor& p : optimizer.parameters()) EXPECT_EQ(p.device(), device);
+  std::vector<Tensor> out;
+  for (const Tensor& p : net.parameters()) out.push_back(p.detach());
+  return out;
+}
+
+TEST(NnDevice, AnOptimizerBuiltBeforeCudaUpdatesTheMovedParameters) {
+  TIDE_REQUIRE_DEVICES(1);
+  const std::vector<Tensor> expected = sgd_momentum_on(Device(kCPU), 4);
+  const std::vector<Tensor> actual = sgd_momentum_on(cuda_device(0), 4);
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_EQ(actual[i].device(), cuda_device(0));
+    EXPECT_TRUE(matches_cpu(expected[i], actual[i])) << "parameter " << i;
+  }
+}
+
+TEST(NnDevice, ModulesBuiltUnderADefaultDeviceLiveThereWithTheCpusInitialValues) {
+  TIDE_REQUIRE_DEVICES(2);
+  manual_seed(14);
+  nn::Linear on_cpu(5, 4);
+  nn::Linear on_gpu = [] {
+    test::DefaultDeviceGuard cuda1(Device("cuda:1"));  // set_default_tensor_type('torch.cuda...')
+    manual_seed(14);
+    return nn::Linear(5, 4);
+  }();
+  EXPECT_EQ(on_gpu.weight.device(), cuda_device(1));
+  EXPECT_EQ(on_gpu.bias.device(), cuda_device(1));
+  // Philox: the same draws on every device (Note [Philox offsets]).
+  EXPECT_TRUE(test::same_bits(on_cpu.weight, on_gpu.weight));
+  EXPECT_TRUE(test::same_bits(on_cpu.bias, on_gpu.bias));
+  test::DefaultDtypeGuard doubles(kFloat64);
+  EXPECT_EQ(nn::Linear(2, 2).weight.dtype(), kFloat64);
 }
