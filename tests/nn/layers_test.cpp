@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "support/error_of.h"
@@ -42,10 +43,10 @@ TEST(Linear, InitializationIsUniformWithinOneOverSqrtFanIn) {
   EXPECT_LT(lo, -0.99 * bound);
   EXPECT_NEAR(mean, 0.0, 5 * bound / std::sqrt(3 * n));
   EXPECT_NEAR(var, bound * bound / 3, 0.02 * bound * bound / 3);
-  for (double v : values(fc.bias)) {
-    EXPECT_LE(std::abs(v), bound);
-  }
-  EXPECT_GT(*std::max_element(values(fc.bias).begin(), values(fc.bias).end()), 0.5 * bound);
+  const std::vector<double> b = values(fc.bias);
+  for (double v : b) EXPECT_LE(std::abs(v), bound);
+  EXPECT_GT(*std::max_element(b.begin(), b.end()), 0.5 * bound);
+  EXPECT_LT(*std::min_element(b.begin(), b.end()), -0.5 * bound);
 }
 
 TEST(Linear, ManualSeedFixesTheInitialization) {
