@@ -204,13 +204,21 @@ Module& Module::to(const char* device, bool non_blocking) {
   return to(Device(device), non_blocking);
 }
 
-Module& Module::to(Dtype dtype, bool non_blocking) {
+namespace {
+
+void check_module_dtype(Dtype dtype) {
   TIDE_CHECK(is_floating_point(dtype),
              "[nn::Module::to] nn.Module.to only accepts floating point dtypes, but got desired "
              "dtype=",
              tide::name(dtype),
              "; modules convert their floating-point parameters and buffers only, so pass "
              "kFloat32, kFloat64, kFloat16 or kBFloat16");
+}
+
+}  // namespace
+
+Module& Module::to(Dtype dtype, bool non_blocking) {
+  check_module_dtype(dtype);
   apply_in_place([&](const Tensor& t) {
     return t.is_floating_point() ? t.to(dtype, non_blocking) : t;
   });
@@ -218,8 +226,11 @@ Module& Module::to(Dtype dtype, bool non_blocking) {
 }
 
 Module& Module::to(Device device, Dtype dtype, bool non_blocking) {
-  to(dtype, non_blocking);
-  return to(device, non_blocking);
+  check_module_dtype(dtype);
+  apply_in_place([&](const Tensor& t) {
+    return t.is_floating_point() ? t.to(device, dtype, non_blocking) : t.to(device, non_blocking);
+  });
+  return *this;
 }
 
 Module& Module::cuda(int index) { return to(Device(kCUDA, index)); }
