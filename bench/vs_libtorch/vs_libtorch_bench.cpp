@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tide_cases.h"
+#include "training_cases.h"
 
 namespace {
 
@@ -48,7 +49,7 @@ void torch_add_1(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-// Not one of the five targets: libtorch with autograd dispatch switched off, to show how much
+// Not one of the targets: libtorch with autograd dispatch switched off, to show how much
 // of its per-op time is the autograd layer.
 void torch_add_1_inference_mode(benchmark::State& state) {
   c10::InferenceMode guard;
@@ -177,6 +178,7 @@ int main(int argc, char** argv) {
   register_pair("add_out_16m", add_out_16m, torch_add_out_16m, benchmark::kMillisecond);
   register_pair("sum_16m", sum_16m, torch_sum_16m, benchmark::kMillisecond);
   register_pair("matmul_1024", matmul_1024, torch_matmul_1024, benchmark::kMillisecond);
+  register_training_cases();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
