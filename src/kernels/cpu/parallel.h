@@ -11,8 +11,14 @@
 
 namespace tide::kernels {
 
-/// Below this many elements a loop runs on one thread (torch's at::internal::GRAIN_SIZE).
-inline constexpr int64_t kGrainSize = 32768;
+/// Below this many elements a loop runs on one thread. Note [Grain size]: torch uses 32768;
+/// tide uses 8x that. After an OpenMP region its worker threads spin for a while, and on a
+/// small machine they take the cores that OpenBLAS's own threads need for the next product:
+/// in a training step (products between elementwise ops and optimizer updates of a few
+/// hundred thousand elements) the spinning cost more than the split saved — an MLP step at
+/// batch 64 ran 3.5x faster on 2 cores (bench/RESULTS.md). A memory-bound loop under 1 MiB
+/// gains little from a second thread anyway.
+inline constexpr int64_t kGrainSize = 32768 * 8;
 
 /// Calls f(begin, end) over disjoint chunks covering [begin, end), in parallel when large.
 template <class F>
