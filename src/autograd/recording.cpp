@@ -73,6 +73,15 @@ void check_inplace(const Tensor& self, bool operand_requires_grad, const char* o
              "not: tide records views only of tensors that require grad, so the base tensor's "
              "history cannot be rewritten and the gradient would be lost. Call requires_grad_() "
              "on the base, or build the result with out-of-place ops (e.g. cat, where).");
+  // The whole storage, but other tensors show it too (a full view, the base of a view, a
+  // detach()): only this one would get the history, and the gradient through the others would
+  // be lost silently — refuse, as for a partial view.
+  TIDE_CHECK(self.requires_grad() || !self.storage().aliased(), "[", op,
+             "] in-place write of an operand that requires grad into a tensor that does not, "
+             "while other tensors show the same memory (a view of it, or the tensor it is a view "
+             "or detach() of): tide records views only of tensors that require grad, so their "
+             "gradient would be lost. Call requires_grad_() on the base before taking views, or "
+             "build the result with out-of-place ops (e.g. cat, where).");
 }
 
 }  // namespace tide::autograd

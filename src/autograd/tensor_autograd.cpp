@@ -64,6 +64,7 @@ bool Tensor::is_leaf() const {
 
 Tensor Tensor::detach() const {
   TIDE_CHECK(defined(), "[Tensor::detach] expected a defined tensor");
+  impl_->storage.mark_aliased();
   return Tensor(impl_->storage, impl_->dtype, impl_->sizes, impl_->strides, impl_->offset);
 }
 

@@ -14,6 +14,7 @@ namespace {
 using detail::wrap_dim;
 
 Tensor make_view(const Tensor& t, DimVector sizes, DimVector strides, int64_t offset) {
+  t.storage().mark_aliased();
   return Tensor(t.storage(), t.dtype(), std::move(sizes), std::move(strides), offset);
 }
 

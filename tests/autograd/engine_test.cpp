@@ -323,6 +323,21 @@ TEST(Autograd, WritingAGradientIntoAViewOfAPlainTensorRaisesInsteadOfLosingIt) {
               HasSubstr("a view of a leaf Variable"));
 }
 
+TEST(Autograd, WritingAGradientIntoAPlainTensorOthersShowRaisesInsteadOfLosingIt) {
+  // A view covering the whole storage, and the base of a view: neither may take history the
+  // other tensor could not see.
+  Tensor x = ones({4}).requires_grad_();
+  Tensor buffer = zeros({4});
+  Tensor whole = buffer.view({2, 2});
+  EXPECT_THAT(error_of([&] { whole.copy_(x.view({2, 2})); }),
+              HasSubstr("while other tensors show the same memory"));
+  EXPECT_THAT(error_of([&] { buffer.copy_(x); }), HasSubstr("while other tensors show"));
+  EXPECT_FALSE(buffer.requires_grad());
+  // Without a grad-requiring operand, writes go on as always.
+  whole.fill_(2);
+  EXPECT_EQ(buffer.sum().item<float>(), 8.f);
+}
+
 TEST(Autograd, CopyIntoAPlainTensorMakesItPartOfTheGraph) {
   Tensor x = tensor({1.0, 2.0}).requires_grad_();
   Tensor buffer = zeros({2});
