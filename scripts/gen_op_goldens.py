@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/data/op_goldens.json: inputs and torch's outputs for tide's ops.
+"""Writes tests/fixtures/op_goldens.json: inputs and torch's outputs for tide's ops.
 
 Run with a Python that has torch (Debian: /usr/bin/python3 with python3-torch, torch 1.13):
 
@@ -46,7 +46,7 @@ import torch
 import torch.nn.functional as F
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "tests", "data", "op_goldens.json")
+OUT = os.path.join(ROOT, "tests", "fixtures", "op_goldens.json")
 
 from golden_dtypes import DTYPES, DTYPE_NAMES  # run as a script: its folder is on sys.path
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/data/print_goldens.json: torch's repr of deterministic tensors, module prefix "tide.".
+"""Writes tests/fixtures/print_goldens.json: torch's repr of deterministic tensors, module prefix "tide.".
 
 Run with a Python that has torch (Debian: /usr/bin/python3 with python3-torch, torch 1.13):
 
@@ -35,7 +35,7 @@ import torch
 import torch._tensor_str as tensor_str_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "tests", "data", "print_goldens.json")
+OUT = os.path.join(ROOT, "tests", "fixtures", "print_goldens.json")
 
 from golden_dtypes import DTYPES, DTYPE_NAMES  # run as a script: its folder is on sys.path
 

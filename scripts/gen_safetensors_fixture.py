@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/data/safetensors/fixture.safetensors with the safetensors package from PyPI.
+"""Writes tests/fixtures/safetensors/fixture.safetensors with the safetensors package from PyPI.
 
     pip install safetensors numpy      # no torch needed
     python3 scripts/gen_safetensors_fixture.py
@@ -20,7 +20,7 @@ import safetensors
 from safetensors import TensorSpec, serialize
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "tests", "data", "safetensors", "fixture.safetensors")
+OUT = os.path.join(ROOT, "tests", "fixtures", "safetensors", "fixture.safetensors")
 
 
 def tensors():

@@ -1,5 +1,5 @@
 """The accounting stage: tests/memory/torch_accounting_table.py --record with torch on the GPU,
-compared with tests/data/memory/accounting_table.json, and the parser for its output."""
+compared with tests/fixtures/memory/accounting_table.json, and the parser for its output."""
 import json
 import os
 import re
@@ -28,7 +28,7 @@ def stage_accounting(check, figures):
         fail(f"timed out after {check.timeout('accounting'):.0f} s")
     if figures.get("mismatches"):
         fail(f"{len(figures['mismatches'])} mismatches with "
-             "tests/data/memory/accounting_table.json")
+             "tests/fixtures/memory/accounting_table.json")
     if rc != 0 or figures.get("rows") is None:
         fail(f"exit {rc}: {tail(out, 4)}")
 

@@ -100,7 +100,7 @@ def section_accounting(f):
     if f.get("rows") is None and not f.get("mismatches"):
         return []
     out = [f"torch {f.get('torch_version')}: {f.get('rows')} rows compared with "
-           f"tests/data/memory/accounting_table.json, {len(f.get('mismatches') or [])} mismatches."]
+           f"tests/fixtures/memory/accounting_table.json, {len(f.get('mismatches') or [])} mismatches."]
     out += [f"- MISMATCH {md(m)}" for m in f.get("mismatches") or []]
     if f.get("recorded") is not None:
         out.append("torch's own figures: gpu-check/torch_accounting_record.json.")

@@ -4,7 +4,7 @@
 //
 // Note [Fused optimizer arithmetic]: each update is torch's chain of tensor ops for one
 // parameter, done element by element in one pass, with the same operations in the same order
-// and the same roundings, so trajectories follow libtorch's (tests/data/optim_goldens.json):
+// and the same roundings, so trajectories follow libtorch's (tests/fixtures/optim_goldens.json):
 //   - every intermediate is rounded to the compute type C (float for float32 and the 16-bit
 //     floats, as torch's opmath; double for float64), as each op of the chain rounds its
 //     output; state is stored in the parameter's dtype, as torch keeps it;

@@ -1,4 +1,4 @@
-// The accounting table (tests/data/memory/accounting_table.json): each row's figures follow
+// The accounting table (tests/fixtures/memory/accounting_table.json): each row's figures follow
 // from torch's rules (the row's "rule" cites which); torch_accounting_table.py checks the
 // same rows against torch on a GPU.
 

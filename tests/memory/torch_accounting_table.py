@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks tests/data/memory/accounting_table.json against torch's CUDACachingAllocator.
+"""Checks tests/fixtures/memory/accounting_table.json against torch's CUDACachingAllocator.
 
 Run on a machine with a CUDA GPU and torch installed:
     python3 tests/memory/torch_accounting_table.py            # compare, exit 1 on a mismatch
@@ -14,7 +14,7 @@ import sys
 
 import torch
 
-TABLE = os.path.join(os.path.dirname(__file__), "..", "data", "memory", "accounting_table.json")
+TABLE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "memory", "accounting_table.json")
 
 
 def run_row(row):

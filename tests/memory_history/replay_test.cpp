@@ -102,7 +102,7 @@ TEST(Replay, OtherSettingsChangeWhatIsReserved) {
   allocator->free(b);
 }
 
-// tests/data/torch_snapshot_sample.json follows torch's allocator by hand: a 2 MiB small
+// tests/fixtures/torch_snapshot_sample.json follows torch's allocator by hand: a 2 MiB small
 // segment (a 512 B block alive before history, then 1000 B), a 20 MiB segment for 4 MiB and
 // 8 MiB, and a 12 MiB segment for a 12 MiB request (> 10 MiB: rounded to 2 MiB).
 TEST(Replay, ReplaysATorchSnapshot) {

@@ -1,4 +1,4 @@
-// Every op against torch's own results (tests/data/op_goldens.json, written by
+// Every op against torch's own results (tests/fixtures/op_goldens.json, written by
 // scripts/gen_op_goldens.py from torch 1.13): output dtype, shape and values, and which calls
 // torch rejects. The script's docstring lists how each golden's "op" and "args" are read.
 

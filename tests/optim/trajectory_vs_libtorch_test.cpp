@@ -1,5 +1,5 @@
 // tide's fused SGD and Adam steps against libtorch's optimizers: 10 steps on a fixed least-
-// squares problem (tests/data/optim_goldens.json, scripts/gen_optim_goldens), in float32 and
+// squares problem (tests/fixtures/optim_goldens.json, scripts/gen_optim_goldens), in float32 and
 // float64, on the cpu. The gradient is computed here with tide ops; libtorch's came from its
 // autograd. The same runs on every cuda device must match these (tests/device/fused_optim_test.cpp).
 

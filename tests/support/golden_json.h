@@ -1,5 +1,5 @@
 #pragma once
-// Reading torch's goldens (tests/data/*_goldens.json, written by scripts/gen_*_goldens.py):
+// Reading torch's goldens (tests/fixtures/*_goldens.json, written by scripts/gen_*_goldens.py):
 // a golden file is a JSON list of objects with a "name"; a tensor in a golden is an object
 // {"dtype": "float32", "shape": [...], "values": [...]} with its values in row-major order,
 // floating values that JSON cannot hold written as the strings "nan", "inf" and "-inf".

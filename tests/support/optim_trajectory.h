@@ -1,5 +1,5 @@
 #pragma once
-// Running the optimizer goldens (tests/data/optim_goldens.json, written from libtorch by
+// Running the optimizer goldens (tests/fixtures/optim_goldens.json, written from libtorch by
 // scripts/gen_optim_goldens) with tide's fused steps: the same problem, gradient and options,
 // on any device. Shared by the cpu trajectory test and the device test.
 

@@ -1,4 +1,4 @@
-// Tensor::str against torch's own repr (tests/data/print_goldens.json, written by
+// Tensor::str against torch's own repr (tests/fixtures/print_goldens.json, written by
 // scripts/gen_print_goldens.py from torch 1.13), plus what the goldens cannot express.
 
 #include <gmock/gmock.h>

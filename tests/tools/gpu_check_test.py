@@ -143,7 +143,7 @@ class Report(unittest.TestCase):
         self.assertIn("| memcheck | tide_device_tests | 0 errors | 80 / 0 / 3 | 50.0s | clean |", report)
         self.assertIn("| racecheck | tide_device_tests | 0 errors (0 hazards, 0 warnings) |", report)
         self.assertIn("torch 2.11.0+cu130: 30 rows compared with "
-                      "tests/data/memory/accounting_table.json, 0 mismatches.", report)
+                      "tests/fixtures/memory/accounting_table.json, 0 mismatches.", report)
 
     def test_bench_ratios_and_targets(self):
         report = self.report(self.all_ok(), 0)  # a missed target is not a failed stage
