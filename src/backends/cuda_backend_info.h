@@ -16,6 +16,9 @@ bool cuda_backend_compiled();
 /// CUDA_VISIBLE_DEVICES), else nullptr with `why_not` saying why (no driver, no device).
 /// Always nullptr in builds without nvcc. Called once, by the registry.
 runtime::Backend* create_cuda_backend(std::string& why_not);
+/// How many GPUs the CUDA driver sees (after CUDA_VISIBLE_DEVICES), without creating a
+/// backend or a context; 0 without a driver, without a GPU, or in builds without nvcc.
+int real_cuda_device_count();
 /// Fills the `cuda` side of every kernel stub (Note [Kernel stubs]); no-op without nvcc.
 void register_cuda_kernels();
 

@@ -43,7 +43,10 @@ void initialize() {
   Backend* cuda = nullptr;
   if (config) {
     cuda = new sim::SimBackend(std::move(*config));
-    if (cuda->device_count() == 0) {
+    const int asked = static_cast<sim::SimBackend*>(cuda)->config().physical_devices;
+    if (asked == 0) {
+      g_unavailable_reason = "TIDE_SIM_DEVICES=0 asks for no simulated GPU";
+    } else if (cuda->device_count() == 0) {
       g_unavailable_reason = detail::concat(
           "TIDE_SIM_DEVICES asks for ", static_cast<sim::SimBackend*>(cuda)->config().physical_devices,
           " simulated GPUs and CUDA_VISIBLE_DEVICES='",
@@ -103,6 +106,8 @@ int check_cuda_device(int device, const char* fn) {
                                          count - 1, ")"));
   return device;
 }
+
+bool real_cuda_devices_present() { return backends::real_cuda_device_count() > 0; }
 
 bool native_kernels() {
   backend(kCUDA);

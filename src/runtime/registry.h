@@ -38,6 +38,9 @@ bool launch_blocking();
 /// Why cuda has no device, for error messages (empty when devices exist).
 const std::string& cuda_unavailable_reason();
 
+/// Whether the CUDA driver sees a GPU, asked without choosing the backend (0 in builds
+/// without nvcc); for callers that pick a default before the first use (`tide demo`).
+bool real_cuda_devices_present();
 /// Sets the number of simulated devices the first use will create (testing hook).
 void set_sim_devices_override(int n);
 /// Whether register_builtin_backends has completed.

@@ -17,11 +17,13 @@
 #include "demo.h"
 #include "devices.h"
 #include "info.h"
+#include "runtime/registry.h"
 #include "support/run_cli.h"
 #include "tide/version.h"
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::StartsWith;
 
 namespace {
 
@@ -100,7 +102,7 @@ TEST(TideDemo, ListsTheCudaStepsItSkipsWithTheReason) {
   std::ostringstream out;
   EXPECT_EQ(tide::cli::run_demo({.disable_cuda = true}, out), 0) << out.str();
   const std::string s = out.str();
-  EXPECT_THAT(s, HasSubstr("skipped 9 steps that need cuda devices:\n"));
+  EXPECT_THAT(s, HasSubstr("skipped 12 steps that need cuda devices:\n"));
   EXPECT_THAT(s, HasSubstr("  [10] The current device and tide::cuda::DeviceGuard (needs 2 cuda "
                            "devices)\n"));
   EXPECT_THAT(s, HasSubstr("  [2] Tensors stay where they were allocated (needs 1 cuda device "
@@ -108,7 +110,7 @@ TEST(TideDemo, ListsTheCudaStepsItSkipsWithTheReason) {
   EXPECT_THAT(s, HasSubstr("    why: --disable-cuda was given\n"));
   EXPECT_THAT(s, HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: --disable-cuda was "
                            "given\n"));
-  EXPECT_THAT(s, HasSubstr("demo: 5 steps ran, 9 skipped, 0 failed\n"));
+  EXPECT_THAT(s, HasSubstr("demo: 5 steps ran, 12 skipped, 0 failed\n"));
 }
 
 TEST(TideDemo, SaysWhyThereIsNoCudaDeviceWhenThereIsNone) {
@@ -126,7 +128,7 @@ TEST(TideCli, RunsInfoAndDemoSubcommands) {
   EXPECT_THAT(info.out, HasSubstr("devices:"));
   CliResult demo = run_cli({"demo", "--disable-cuda"});
   EXPECT_EQ(demo.code, 0) << demo.out << demo.err;
-  EXPECT_THAT(demo.out, HasSubstr("demo: 5 steps ran, 9 skipped, 0 failed\n"));
+  EXPECT_THAT(demo.out, HasSubstr("demo: 5 steps ran, 12 skipped, 0 failed\n"));
 }
 
 TEST(TideCli, PrintsTheVersionWithVersionFlag) {
@@ -222,7 +224,7 @@ TEST(TideExecutable, RunsTheDeviceGuardStepOnTwoSimulatedDevices) {
                                "  [4] The device can always be named explicitly (needs 3 cuda "
                                "devices with tensors)\n"
                                "    why: needs more cuda devices than the 2 present"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 13 steps ran, 1 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 16 steps ran, 1 skipped, 0 failed\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
 }
 
@@ -239,7 +241,7 @@ CliResult TideDemoOnThreeSimulatedGpus::result_;
 TEST_F(TideDemoOnThreeSimulatedGpus, RunsEveryStepAndExitsZero) {
   EXPECT_EQ(result_.code, 0) << out();
   EXPECT_THAT(out(), HasSubstr("devices: cpu, and 3 cuda devices\n"));
-  EXPECT_THAT(out(), HasSubstr("demo: 14 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(out(), HasSubstr("demo: 17 steps ran, 0 skipped, 0 failed\n"));
   EXPECT_THAT(out(), Not(HasSubstr("FAILED")));
 }
 
@@ -313,6 +315,25 @@ TEST_F(TideDemoOnThreeSimulatedGpus, PrintsTheSeedsDeviceContextLines) {
                                "    x.device is: cuda:0\n"));
 }
 
+TEST_F(TideDemoOnThreeSimulatedGpus, MovesModulesInPlaceAndTensorsByCopy) {
+  EXPECT_THAT(out(), HasSubstr("    t.is_cuda() -> false, t_cuda.is_cuda() -> true\n"));
+  EXPECT_THAT(out(), HasSubstr("    module.weight.is_cuda() -> true  (and a handle taken before "
+                               "the move sees it too: true)\n"));
+}
+
+TEST_F(TideDemoOnThreeSimulatedGpus, MovesTheLossWeightWithCriterionCuda) {
+  EXPECT_THAT(out(), HasSubstr("    criterion(inputs, target) before criterion.cuda() throws "
+                               "tide::Error:\n      [cross_entropy] Expected all tensors to be on "
+                               "the same device"));
+  EXPECT_THAT(out(),
+              HasSubstr("    criterion buffer 'weight': tensor([1., 3.], device='cuda:0')\n"));
+}
+
+TEST_F(TideDemoOnThreeSimulatedGpus, FollowsSetDeviceAndSetDefaultDevice) {
+  EXPECT_THAT(out(), HasSubstr("    tide::tensor({1., 2.}).cuda().device is: cuda:1\n"));
+  EXPECT_THAT(out(), HasSubstr("    tide::ones({2, 3}).is_cuda() -> true (cuda:1)\n"));
+}
+
 TEST_F(TideDemoOnThreeSimulatedGpus, PrintsNewFullNewTensorAndLikeFactoriesAsTorchDoes) {
   EXPECT_THAT(out(), HasSubstr("    y_cpu = x_cpu.new_full({3, 2}, 0.3)\n"
                                "      tensor([[0.3000, 0.3000],\n"
@@ -342,20 +363,38 @@ TEST(TideExecutable, RaisesTheAsyncErrorAtTheOpUnderLaunchBlocking) {
   EXPECT_THAT(r.out,
               HasSubstr("(the seed's incorrect version is not raced here: "
                         "CUDA_LAUNCH_BLOCKING=1 makes every op finish before it returns)\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 14 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 17 steps ran, 0 skipped, 0 failed\n"));
 }
 
-TEST(TideExecutable, SkipsEveryCudaStepWithTheReasonWhenThereIsNoDevice) {
+TEST(TideExecutable, RunsOnThreeSimulatedGpusByDefaultWhenThereIsNoGpuAndSaysSoFirst) {
+  if (tide::runtime::real_cuda_devices_present()) GTEST_SKIP() << "this machine has a real GPU";
   CliResult r = run_executable("", "demo");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, StartsWith("tide demo: this machine has no cuda device, so the demo runs on 3 "
+                                "SIMULATED GPUs"));
+  EXPECT_THAT(r.out, HasSubstr("devices: cpu, and 3 cuda devices\n"));
+  EXPECT_THAT(r.out, HasSubstr(" 0 skipped, 0 failed\n"));
+}
+
+TEST(TideExecutable, AnExplicitCudaVisibleDevicesWinsOverTheSimulatedDefault) {
+  if (tide::runtime::real_cuda_devices_present()) GTEST_SKIP() << "this machine has a real GPU";
+  CliResult r = run_executable("CUDA_VISIBLE_DEVICES=", "demo");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("devices: cpu, and 0 cuda devices\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("SIMULATED")));
-  EXPECT_THAT(r.out, HasSubstr("skipped 9 steps that need cuda devices:\n"
+}
+
+TEST(TideExecutable, SkipsEveryCudaStepWithTheReasonWhenThereIsNoDevice) {
+  CliResult r = run_executable("TIDE_SIM_DEVICES=0", "demo");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("devices: cpu, and 0 cuda devices\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("SIMULATED")));
+  EXPECT_THAT(r.out, HasSubstr("skipped 12 steps that need cuda devices:\n"
                                "  [2] Tensors stay where they were allocated (needs 1 cuda device "
                                "with tensors)\n"));
   EXPECT_THAT(r.out, HasSubstr("    why: no cuda device: "));
   EXPECT_THAT(r.out, HasSubstr("TIDE_SIM_DEVICES"));
   EXPECT_THAT(r.out,
               HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: no cuda device\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 5 steps ran, 9 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 5 steps ran, 12 skipped, 0 failed\n"));
 }

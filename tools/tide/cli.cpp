@@ -58,6 +58,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   }
   if (memviz->parsed()) return run_memviz(memviz_options, out);
   if (replay->parsed()) return run_replay(replay_options, out);
+  if (!demo_options.disable_cuda) demo_options.simulated_by_default = simulate_gpus_when_none(3);
   return run_demo(demo_options, out);
 }
 

@@ -11,12 +11,14 @@
 #include "demo.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "demo_step.h"
 #include "devices.h"
 #include "runtime/registry.h"
 #include "tide/testing/sim_hooks.h"
@@ -24,61 +26,6 @@
 
 namespace tide::cli {
 namespace {
-
-/// What a step may use.
-struct DemoContext {
-  std::ostream& out;
-  /// The seed's args.device: cuda when tensors can live there and --disable-cuda was not given.
-  Device device;
-  int cuda_devices;
-  bool disable_cuda;
-  /// Why the GPU lines of a cpu step do not run (empty when args.device is cuda).
-  std::string no_gpu_reason;
-};
-
-struct DemoStep {
-  const char* title;
-  /// The seed lines (Python) this step walks through.
-  const char* seed;
-  /// 0: runs on every machine.
-  int cuda_devices_needed;
-  /// Whether it allocates tensors on cuda devices (devices alone need less, Note [Demo steps]).
-  bool needs_cuda_tensors;
-  void (*run)(DemoContext&);
-};
-
-/// Throws when the seed's claim does not hold in tide.
-void expect(bool holds, const std::string& claim) {
-  if (!holds) throw std::runtime_error("expected " + claim);
-}
-
-std::string indented(const std::string& text, const std::string& prefix) {
-  std::string s = prefix;
-  for (char ch : text) {
-    s.push_back(ch);
-    if (ch == '\n') s += prefix;
-  }
-  return s;
-}
-
-/// Prints a C++ line of the step.
-void code(DemoContext& c, const std::string& line) { c.out << "    " << line << "\n"; }
-
-/// Prints the C++ line that made `t`, then its repr (the seed's print(t)).
-void show(DemoContext& c, const std::string& line, const Tensor& t) {
-  code(c, line);
-  c.out << indented(t.str(), "      ") << "\n";
-}
-
-/// The seed's `print("c.device is:", c.device)`.
-void print_device(DemoContext& c, const std::string& name, const Tensor& t) {
-  c.out << "    " << name << ".device is: " << t.device() << "\n";
-}
-
-bool same_values(const Tensor& a, const Tensor& b) {
-  return a.sizes() == b.sizes() && a.dtype() == b.dtype() &&
-         a.cpu().tolist<float>() == b.cpu().tolist<float>();
-}
 
 // ---- "CUDA semantics": devices, tensors on them, transfers
 
@@ -412,8 +359,8 @@ void pinned_memory_and_non_blocking(DemoContext& c) {
          "doubled == [0., 2., 4., 6., 8., 10.]");
 }
 
-const std::vector<DemoStep>& demo_steps() {
-  static const std::vector<DemoStep> steps = {
+std::vector<DemoStep> semantics_demo_steps() {
+  return {
       {"Devices are values",
        "cuda = torch.device('cuda'); cuda0 = torch.device('cuda:0'); "
        "cuda2 = torch.device('cuda:2')",
@@ -470,6 +417,15 @@ const std::vector<DemoStep>& demo_steps() {
        "argument to a cuda() call",
        1, true, pinned_memory_and_non_blocking},
   };
+}
+
+/// The note's examples, then the tutorial's training advice.
+const std::vector<DemoStep>& demo_steps() {
+  static const std::vector<DemoStep> steps = [] {
+    std::vector<DemoStep> all = semantics_demo_steps();
+    for (DemoStep& step : training_demo_steps()) all.push_back(step);
+    return all;
+  }();
   return steps;
 }
 
@@ -507,6 +463,15 @@ void print_devices(std::ostream& out, const CudaAvailability& cuda) {
 
 }  // namespace
 
+int simulate_gpus_when_none(int n) {
+  if (std::getenv("TIDE_SIM_DEVICES") != nullptr || std::getenv("CUDA_VISIBLE_DEVICES") != nullptr) {
+    return 0;
+  }
+  if (runtime::backends_initialized() || runtime::real_cuda_devices_present()) return 0;
+  runtime::set_sim_devices_override(n);
+  return n;
+}
+
 int run_demo(const DemoOptions& options, std::ostream& out) {
   CudaAvailability cuda = cuda_availability();
   // The seed's args.device; cuda only where tensors can live there (Note [Demo steps]).
@@ -521,6 +486,11 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
                       options.disable_cuda, no_gpu_reason};
   manual_seed(0);
 
+  if (options.simulated_by_default > 0) {
+    out << "tide demo: this machine has no cuda device, so the demo runs on "
+        << options.simulated_by_default
+        << " SIMULATED GPUs (TIDE_SIM_DEVICES=0 runs it on cpu alone, TIDE_SIM_DEVICES=N on N)\n";
+  }
   out << "tide demo: the examples of PyTorch's \"CUDA semantics\" note, run with tide " << version()
       << "\n";
   print_devices(out, cuda);

@@ -473,6 +473,17 @@ namespace tide::backends {
 
 bool cuda_backend_compiled() { return true; }
 
+int real_cuda_device_count() {
+  // cudaGetDeviceCount initializes the runtime but creates no context (Note [Restoring a
+  // device]), so asking before the backend is chosen costs no GPU memory.
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
 runtime::Backend* create_cuda_backend(std::string& why_not) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

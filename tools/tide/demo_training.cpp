@@ -1,0 +1,94 @@
+// The demo steps of the seeds' training advice (Note [Demo steps] in demo.cpp): the tutorial's
+// sections 1-5 and the note's best practices for data and several GPUs.
+
+#include <string>
+#include <vector>
+
+#include "demo_step.h"
+#include "tide/tide.h"
+
+namespace tide::cli {
+namespace {
+
+void module_cuda_moves_in_place(DemoContext& c) {
+  Tensor t = tensor({1, 2, 3});
+  Tensor t_cuda = t.cuda();
+  code(c, "t = tide::tensor({1, 2, 3});  t_cuda = t.cuda();  // a copy: t stays on the cpu");
+  c.out << "    t.is_cuda() -> " << (t.is_cuda() ? "true" : "false") << ", t_cuda.is_cuda() -> "
+        << (t_cuda.is_cuda() ? "true" : "false") << "\n";
+  nn::Linear module(3, 4);
+  Tensor weight_before = module.weight;
+  module.cuda(0);
+  code(c, "nn::Linear module(3, 4);  module.cuda(0);  // in place, returns *this");
+  c.out << "    module.weight.is_cuda() -> " << (module.weight.is_cuda() ? "true" : "false")
+        << "  (and a handle taken before the move sees it too: "
+        << (weight_before.is_cuda() ? "true" : "false") << ")\n";
+  expect(!t.is_cuda() && t_cuda.is_cuda(), "tensor.cuda() to return a cuda copy, t unchanged");
+  expect(module.weight.is_cuda() && module.bias.is_cuda() && weight_before.is_cuda(),
+         "module.cuda() to move its parameters in place");
+}
+
+void criterion_cuda_moves_its_weight(DemoContext& c) {
+  nn::CrossEntropyLoss criterion(tensor({1., 3.}));
+  code(c, "nn::CrossEntropyLoss criterion(tide::tensor({1., 3.}));  // class weights: a buffer");
+  Tensor inputs = randn({4, 2}).cuda();
+  Tensor target = tensor({1, 0, 0, 1}).to(kInt64).cuda();
+  code(c, "inputs = tide::randn({4, 2}).cuda();  target = tide::tensor({1, 0, 0, 1}).cuda();");
+  bool raised = false;
+  try {
+    (void)criterion(inputs, target);
+  } catch (const Error& e) {
+    raised = true;
+    c.out << "    criterion(inputs, target) before criterion.cuda() throws tide::Error:\n"
+          << indented(e.what(), "      ") << "\n";
+  }
+  criterion.cuda();
+  Tensor loss = criterion(inputs, target);
+  code(c, "criterion.cuda();  loss = criterion(inputs, target);");
+  for (const auto& [name, buffer] : criterion.named_buffers()) {
+    c.out << "    criterion buffer '" << name << "': " << buffer.str() << "\n";
+  }
+  expect(raised, "the loss with its weight still on the cpu to raise");
+  expect(criterion.weight.is_cuda() && loss.is_cuda(), "criterion.cuda() to move its weight");
+}
+
+void set_device_and_default_device(DemoContext& c) {
+  cuda::set_device(1);
+  code(c, "tide::cuda::set_device(1);  // every later .cuda() goes to cuda:1");
+  Tensor a = tensor({1., 2.}).cuda();
+  print_device(c, "tide::tensor({1., 2.}).cuda()", a);
+  cuda::set_device(0);
+  code(c, "tide::cuda::set_device(0);");
+  set_default_device(Device("cuda:1"));
+  code(c, "tide::set_default_device(\"cuda:1\");  // set_default_tensor_type('torch.cuda.FloatTensor')");
+  Tensor b = ones({2, 3});
+  c.out << "    tide::ones({2, 3}).is_cuda() -> " << (b.is_cuda() ? "true" : "false") << " ("
+        << b.device() << ")\n";
+  set_default_device(Device("cpu"));
+  code(c, "tide::set_default_device(\"cpu\");  // back to the default");
+  Tensor d = ones({2, 3});
+  expect(a.device() == Device("cuda:1"), "after set_device(1), .cuda() to go to cuda:1");
+  expect(b.device() == Device("cuda:1"), "factories to follow set_default_device");
+  expect(d.is_cpu(), "factories on cpu again after set_default_device(cpu)");
+}
+
+}  // namespace
+
+std::vector<DemoStep> training_demo_steps() {
+  return {
+      {"Tensor.cuda() returns a copy; module.cuda() moves the module in place",
+       "t_cuda = t.cuda(); print(t.is_cuda, t_cuda.is_cuda)  # False True; "
+       "module = nn.Linear(3, 4); module.cuda(device=0); print(module.weight.is_cuda)  # True",
+       1, true, module_cuda_moves_in_place},
+      {"criterion.cuda() moves the loss's class weights",
+       "criterion = torch.nn.CrossEntropyLoss(weight=torch.Tensor([1, 3])); ... "
+       "criterion.cuda(); loss = criterion(inputs, target); print(criterion._buffers)",
+       1, true, criterion_cuda_moves_its_weight},
+      {"set_device and set_default_device choose where new tensors go",
+       "torch.cuda.set_device(1); torch.set_default_tensor_type('torch.cuda.FloatTensor'); "
+       "a = torch.ones(2, 3); print(a.is_cuda)  # True",
+       2, true, set_device_and_default_device},
+  };
+}
+
+}  // namespace tide::cli
