@@ -29,23 +29,7 @@ namespace {
 
 using tide::test::CliResult;
 using tide::test::run_cli;
-
-/// Runs the built tide with `env` (e.g. "TIDE_SIM_DEVICES=2") added to a clean device
-/// environment; stdout and stderr together in `out`.
-CliResult run_executable(const std::string& env, const std::string& args) {
-  std::string command =
-      "env -u TIDE_SIM_DEVICES -u CUDA_VISIBLE_DEVICES -u CUDA_LAUNCH_BLOCKING "
-      "-u TIDE_SIM_MEMORY " +
-      env + " " + std::string(TIDE_CLI_EXECUTABLE) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  EXPECT_NE(pipe, nullptr) << command;
-  if (pipe == nullptr) return {-1, "", ""};
-  std::string out;
-  std::array<char, 4096> buffer;
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, ""};
-}
+using tide::test::run_executable;
 
 }  // namespace
 

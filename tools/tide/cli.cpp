@@ -1,11 +1,15 @@
 #include "cli.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "demo.h"
 #include "info.h"
 #include "memviz.h"
 #include "replay.h"
+#include "train.h"
 #include "tide/version.h"
 
 namespace tide::cli {
@@ -19,6 +23,43 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   CLI::App* info =
       app.add_subcommand("info", "Print the version, build options and devices present");
+  TrainOptions train_options;
+  CLI::App* train = app.add_subcommand(
+      "train", "Train an MLP on Fashion-MNIST (or any MNIST-format directory) on the devices "
+               "present, with pinned batches, a device prefetcher and DataParallel over --gpus");
+  train->add_option("--model", train_options.model, "The model: mlp")->capture_default_str();
+  train->add_option("--data", train_options.data,
+                    "A directory of MNIST-format files (train-images-idx3-ubyte[.gz], ...)")
+      ->capture_default_str();
+  train->add_option("--device", train_options.device,
+                    "auto (cuda when available, else cpu), cpu, cuda or cuda:N")
+      ->capture_default_str();
+  train->add_flag("--disable-cuda", train_options.disable_cuda,
+                  "Train on cpu even when cuda devices exist (the seeds' argparse flag)");
+  train->add_option("--gpus", train_options.gpus,
+                    "nn::DataParallel over these cuda devices, e.g. 0,1 (the first is the output "
+                    "device)")
+      ->delimiter(',');
+  train->add_option("--epochs", train_options.epochs, "Passes over the training set")
+      ->capture_default_str();
+  train->add_option("--batch-size", train_options.batch_size, "Samples per batch")
+      ->capture_default_str();
+  train->add_option("--lr", train_options.lr, "SGD learning rate (momentum 0.9)")
+      ->capture_default_str();
+  train->add_option("--workers", train_options.workers, "DataLoader worker threads")
+      ->capture_default_str();
+  bool pin_memory = false;
+  CLI::Option* pin = train->add_flag("--pin-memory,!--no-pin-memory", pin_memory,
+                                     "Batches in pinned memory (default: on when training on cuda)");
+  train->add_option("--seed", train_options.seed, "Seeds the model, the shuffle and dropout")
+      ->capture_default_str();
+  train->add_option("--save", train_options.save, "Save the trained parameters (safetensors)");
+  train->add_option("--memory-snapshot", train_options.memory_snapshot,
+                    "Dump a cuda memory snapshot at the end (tide memviz draws it)");
+  train->add_option("--limit", train_options.limit,
+                    "Use only the first N training and test samples (0: all)")
+      ->capture_default_str();
+
   DemoOptions demo_options;
   CLI::App* demo = app.add_subcommand(
       "demo", "Walk through the examples of PyTorch's CUDA semantics note on the devices present");
@@ -45,8 +86,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   try {
     app.parse(argc, argv);
-    if (!info->parsed() && !demo->parsed() && !memviz->parsed() && !replay->parsed()) {
-      throw CLI::RequiredError("A subcommand (info, demo, memviz or replay)");
+    if (!info->parsed() && !demo->parsed() && !memviz->parsed() && !replay->parsed() &&
+        !train->parsed()) {
+      throw CLI::RequiredError("A subcommand (train, demo, info, memviz or replay)");
     }
   } catch (const CLI::ParseError& e) {
     return app.exit(e, out, err);
@@ -55,6 +97,11 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   if (info->parsed()) {
     print_info(out);
     return 0;
+  }
+  if (train->parsed()) {
+    if (pin->count() > 0) train_options.pin_memory = pin_memory;
+    train_options.terminal = &out == &std::cout && isatty(STDOUT_FILENO) == 1;
+    return run_train(train_options, out, err);
   }
   if (memviz->parsed()) return run_memviz(memviz_options, out);
   if (replay->parsed()) return run_replay(replay_options, out);

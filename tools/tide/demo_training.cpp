@@ -72,6 +72,56 @@ void set_device_and_default_device(DemoContext& c) {
   expect(d.is_cpu(), "factories on cpu again after set_default_device(cpu)");
 }
 
+
+void pinned_data_loader_batches(DemoContext& c) {
+  auto dataset = std::make_shared<data::TensorDataset>(arange(12, dtype(kFloat32)).view({6, 2}),
+                                                       arange(6, dtype(kInt64)));
+  data::DataLoader loader(dataset, data::DataLoaderOptions().batch_size(4).pin_memory(true));
+  code(c, "data::DataLoader loader(dataset, data::DataLoaderOptions().batch_size(4)"
+          ".pin_memory(true));  // 6 samples");
+  code(c, "for (const data::Example& batch : loader) {");
+  code(c, "  x = batch.data.cuda(0, /*non_blocking=*/true);  y = batch.target.cuda(0, true);");
+  int64_t seen = 0;
+  bool all_pinned = true;
+  for (const data::Example& batch : loader) {
+    Tensor x = batch.data.cuda(0, /*non_blocking=*/true);
+    Tensor y = batch.target.cuda(0, /*non_blocking=*/true);
+    c.out << "      batch of " << batch.data.size(0) << ": batch.data.is_pinned() -> "
+          << (batch.data.is_pinned() ? "true" : "false") << ", x on " << x.device()
+          << ", x.sum() = " << x.sum().item<float>() << "\n";
+    all_pinned = all_pinned && batch.data.is_pinned() && batch.target.is_pinned();
+    seen += y.size(0);
+  }
+  code(c, "}");
+  expect(all_pinned, "every batch in pinned memory");
+  expect(seen == 6 && loader.size() == 2, "two batches covering the 6 samples");
+}
+
+void data_parallel_on_the_devices_present(DemoContext& c) {
+  nn::Sequential net(nn::Linear(4, 8), nn::ReLU(), nn::Linear(8, 2));
+  net.cuda(0);
+  code(c, "nn::Sequential net(nn::Linear(4, 8), nn::ReLU(), nn::Linear(8, 2));  net.cuda(0);");
+  nn::DataParallel model(net);
+  code(c, "nn::DataParallel model(net);  // every cuda device present: " +
+              std::to_string(c.cuda_devices));
+  Tensor input = randn({6, 4}).cuda(0);
+  Tensor output = model(input);
+  code(c, "output = model(tide::randn({6, 4}).cuda(0));  // 6 rows split over the devices");
+  c.out << "    output.device is: " << output.device() << ", output.sizes() = ["
+        << output.size(0) << ", " << output.size(1) << "]\n";
+  output.sum().backward();
+  code(c, "output.sum().backward();  // through gather, the replicas and scatter");
+  Tensor grad = net.at<nn::Linear>(0).weight.grad();
+  c.out << "    net[0].weight.grad() on " << grad.device() << ", the module's own parameter\n";
+  Tensor alone = net(input);
+  const float diff = (alone - output).abs().max().item<float>();
+  expect(output.device() == Device("cuda:0") && output.size(0) == 6,
+         "the output gathered on cuda:0 with all 6 rows");
+  expect(grad.defined() && grad.device() == Device("cuda:0"),
+         "backward to reach the wrapped module's parameters");
+  expect(diff < 1e-5f, "DataParallel to compute what the module computes alone");
+}
+
 }  // namespace
 
 std::vector<DemoStep> training_demo_steps() {
@@ -88,6 +138,15 @@ std::vector<DemoStep> training_demo_steps() {
        "torch.cuda.set_device(1); torch.set_default_tensor_type('torch.cuda.FloatTensor'); "
        "a = torch.ones(2, 3); print(a.is_cuda)  # True",
        2, true, set_device_and_default_device},
+      {"A DataLoader with pin_memory: batches copied with non_blocking",
+       "You can make the DataLoader return batches placed in pinned memory by passing "
+       "pin_memory=True to its constructor ... pass an additional non_blocking=True argument to "
+       "a cuda() call",
+       1, true, pinned_data_loader_batches},
+      {"nn::DataParallel over the devices present",
+       "Most use cases involving batched inputs and multiple GPUs should default to using "
+       "DataParallel to utilize more than one GPU",
+       1, true, data_parallel_on_the_devices_present},
   };
 }
 

@@ -1,0 +1,147 @@
+// `tide train`, the main job: misuse is one line and exit code 2 before any work; a short run
+// on cpu and one with DataParallel on two simulated GPUs train and report test accuracy; the
+// default run (README's main command) reaches 85% on Fashion-MNIST.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "support/run_cli.h"
+#include "tide/serialize.h"
+#include "train.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+using ::testing::StartsWith;
+using tide::test::CliResult;
+using tide::test::run_executable;
+
+bool have_fashion_mnist() { return std::filesystem::is_directory(tide::cli::kFashionMnistDir); }
+
+#define SKIP_WITHOUT_FASHION_MNIST()                                                     \
+  if (!have_fashion_mnist())                                                             \
+  GTEST_SKIP() << "Debian's dataset-fashion-mnist is not installed (scripts/install-deps " \
+                  "installs it): "                                                       \
+               << tide::cli::kFashionMnistDir << " is missing"
+
+/// The misuse line: exit code 2, exactly one line, starting "tide train: ".
+void expect_one_line_misuse(const CliResult& r, const std::string& says) {
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_THAT(r.out, StartsWith("tide train: "));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(says));
+}
+
+/// Every "test accuracy: NN.NN%" of the output, in order.
+std::vector<double> accuracies(const std::string& out) {
+  std::vector<double> found;
+  static const std::regex line("test accuracy: ([0-9]+\\.[0-9]{2})%");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator();
+       ++it) {
+    found.push_back(std::stod((*it)[1]));
+  }
+  return found;
+}
+
+TEST(TideTrain, ARepeatedGpuIsOneLineBeforeAnyWork) {
+  expect_one_line_misuse(run_executable("TIDE_SIM_DEVICES=2", "train --gpus 0,0"),
+                         "--gpus: device 0 is listed twice");
+}
+
+TEST(TideTrain, AGpuThatDoesNotExistIsOneLine) {
+  expect_one_line_misuse(run_executable("TIDE_SIM_DEVICES=2", "train --gpus 0,2"),
+                         "--gpus: cuda:2 does not exist; there are 2 cuda devices (cuda:0..cuda:1)");
+}
+
+TEST(TideTrain, ADeviceThatDoesNotExistIsOneLine) {
+  expect_one_line_misuse(run_executable("TIDE_SIM_DEVICES=2", "train --device cuda:7"),
+                         "--device cuda:7: no such device; there are 2 cuda devices");
+  expect_one_line_misuse(run_executable("TIDE_SIM_DEVICES=0", "train --device cuda"),
+                         "there is no cuda device");
+}
+
+TEST(TideTrain, AMalformedDeviceIsOneLine) {
+  expect_one_line_misuse(run_executable("", "train --device gpu0"),
+                         "--device gpu0: expected auto, cpu, cuda or cuda:N");
+}
+
+TEST(TideTrain, AMissingDataDirectoryIsOneLine) {
+  expect_one_line_misuse(run_executable("", "train --data /no/such/dir"),
+                         "--data /no/such/dir: no such directory");
+}
+
+TEST(TideTrain, ADirectoryWithoutTheFilesIsOneLineNamingTheMissingFile) {
+  const std::string dir = ::testing::TempDir() + "/tide_train_empty_data";
+  std::filesystem::create_directories(dir);
+  expect_one_line_misuse(run_executable("", "train --data " + dir),
+                         "train-images-idx3-ubyte[.gz] is missing");
+}
+
+TEST(TideTrain, DisableCudaContradictsACudaDeviceOrGpus) {
+  expect_one_line_misuse(run_executable("TIDE_SIM_DEVICES=2", "train --disable-cuda --gpus 0,1"),
+                         "--gpus and --disable-cuda contradict each other");
+  expect_one_line_misuse(run_executable("TIDE_SIM_DEVICES=2", "train --disable-cuda --device cuda:1"),
+                         "--device cuda:1 and --disable-cuda contradict each other");
+}
+
+TEST(TideTrain, AMemorySnapshotNeedsACudaDevice) {
+  expect_one_line_misuse(run_executable("TIDE_SIM_DEVICES=0", "train --memory-snapshot m.json"),
+                         "memory snapshots are of cuda devices");
+}
+
+TEST(TideTrain, BadNumbersAreOneLine) {
+  expect_one_line_misuse(run_executable("", "train --epochs 0"), "--epochs 0: expected at least 1");
+  expect_one_line_misuse(run_executable("", "train --batch-size 0"), "--batch-size 0");
+  expect_one_line_misuse(run_executable("", "train --lr -1"), "--lr -1");
+}
+
+TEST(TideTrain, ShortRunOnCpuPrintsProgressAccuracyAndSaves) {
+  SKIP_WITHOUT_FASHION_MNIST();
+  const std::string saved = ::testing::TempDir() + "/tide_train_short.safetensors";
+  CliResult r = run_executable(
+      "TIDE_SIM_DEVICES=0", "train --limit 4000 --epochs 2 --workers 1 --save " + saved);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("data: /usr/share/datasets/fashion-mnist: 4000 training and 4000 "
+                               "test images\n"));
+  EXPECT_THAT(r.out, HasSubstr("model: mlp 784-256-10 on cpu"));
+  EXPECT_THAT(r.out, HasSubstr("epoch 1/2 ["));
+  EXPECT_THAT(r.out, HasSubstr("samples/s  loss "));
+  const std::vector<double> acc = accuracies(r.out);
+  ASSERT_EQ(acc.size(), 2u) << r.out;
+  EXPECT_GT(acc[1], 60.0) << r.out;  // 4000 samples, 2 epochs: ~75% (10 classes: 10% by chance)
+  const auto state = tide::load(saved);
+  EXPECT_EQ(state.at("1.weight").sizes(), (std::vector<int64_t>{256, 784}));
+  EXPECT_EQ(state.at("3.bias").sizes(), (std::vector<int64_t>{10}));
+}
+
+TEST(TideTrain, DataParallelOnTwoSimulatedGpusTrainsAndSummarizesEachDevice) {
+  SKIP_WITHOUT_FASHION_MNIST();
+  const std::string snapshot = ::testing::TempDir() + "/tide_train_snapshot.json";
+  CliResult r = run_executable("TIDE_SIM_DEVICES=2", "train --gpus 0,1 --limit 2000 --epochs 1 "
+                                                     "--memory-snapshot " + snapshot);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("on DataParallel over cuda:0,cuda:1"));
+  EXPECT_THAT(r.out, HasSubstr("pinned batches"));
+  EXPECT_EQ(accuracies(r.out).size(), 1u) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("cuda:0 memory (tide::cuda::memory_summary):\n"));
+  EXPECT_THAT(r.out, HasSubstr("cuda:1 memory (tide::cuda::memory_summary):\n"));
+  EXPECT_TRUE(std::filesystem::file_size(snapshot) > 0);
+}
+
+TEST(TideTrain, TheDefaultRunReaches85PercentOnFashionMnist) {
+  SKIP_WITHOUT_FASHION_MNIST();
+  // The README's main command on a machine without a GPU: cpu, 5 epochs, all 60000 images.
+  CliResult r = run_executable("TIDE_SIM_DEVICES=0", "train");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::vector<double> acc = accuracies(r.out);
+  ASSERT_EQ(acc.size(), 5u) << r.out;
+  EXPECT_GE(acc.back(), 85.0) << r.out;
+}
+
+}  // namespace
