@@ -78,7 +78,7 @@ void EpochBatches::work(int worker) {
     // Batch k may be in flight only while k < next_to_hand_out_ + window_, so its slot's
     // previous batch (k - window_) has been handed out and the slot is free.
     slots_[k % window_] = std::move(built);
-    ready_cv_.notify_all();
+    ready_cv_.notify_one();  // the one consumer
   }
 }
 
@@ -106,7 +106,7 @@ const Example& EpochBatches::get(size_t k) {
         Slot taken = std::move(slot);
         slot = Slot();
         ++next_to_hand_out_;
-        work_cv_.notify_all();
+        work_cv_.notify_one();  // one batch handed out: room for one more to be built
         if (j == k) {
           current_slot_ = std::move(taken);
         } else {
