@@ -2,6 +2,8 @@
 find_package(Threads REQUIRED)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
+# zlib reads gzip-compressed IDX files (tide::data::MNIST).
+find_package(ZLIB REQUIRED)
 
 # OpenBLAS: the serial build for tsan (see DESIGN.md), the OpenMP/pthreads one otherwise.
 if(TIDE_SERIAL_BLAS)

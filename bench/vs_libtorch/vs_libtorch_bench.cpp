@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tide_cases.h"
+#include "data_loader_cases.h"
 #include "training_cases.h"
 
 namespace {
@@ -179,6 +180,7 @@ int main(int argc, char** argv) {
   register_pair("sum_16m", sum_16m, torch_sum_16m, benchmark::kMillisecond);
   register_pair("matmul_1024", matmul_1024, torch_matmul_1024, benchmark::kMillisecond);
   register_training_cases();
+  register_data_loader_cases();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
