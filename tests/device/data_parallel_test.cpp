@@ -659,3 +659,43 @@ TEST(DataParallel, AnOutOfMemoryErrorInAReplicaKeepsItsType) {
                                     "memory on purpose"));
   }
 }
+
+TEST(DataParallel, ForwardAndBackwardOnlyEnqueueWorkWithoutWaitingForTheDevices) {
+  TIDE_REQUIRE_DEVICES(2);
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
+  nn::Sequential net = mlp(12);
+  net.cuda(0);
+  nn::DataParallel model(net, {0, 1});
+  const Tensor x = randn({6, 6}).cuda(0);
+  const Tensor expected = net(x).detach();
+  net.zero_grad();
+  cuda::synchronize(0);
+  // Both devices' streams stop: a forward or backward that waited for them would never
+  // return, so a watchdog lets them go after a minute and the test fails instead of hanging.
+  tide::testing::StreamHold hold0(cuda::current_stream(0)), hold1(cuda::current_stream(1));
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool finished = false, timed_out = false;
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!cv.wait_for(lock, std::chrono::seconds(60), [&] { return finished; })) {
+      timed_out = true;
+      hold0.release();
+      hold1.release();
+    }
+  });
+  const Tensor out = model(x);
+  out.sum().backward();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    finished = true;
+  }
+  cv.notify_all();
+  watchdog.join();
+  EXPECT_FALSE(timed_out) << "DataParallel waited for a held stream";
+  EXPECT_FALSE(cuda::current_stream(1).query());  // cuda:1's work is still queued
+  hold0.release();
+  hold1.release();
+  EXPECT_TRUE(close(expected, out));
+  for (const Tensor& p : net.parameters()) EXPECT_TRUE(p.grad().defined());
+}
