@@ -66,9 +66,8 @@ DataParallel::DataParallel(Module& module, std::vector<int> device_ids, int outp
              "; pass one of them, or -1 for device_ids[0]");
   device_ids_ = std::move(device_ids);
   output_device_ = output_device;
-  // As torch: with one device the module is moved there now; with several, forward checks
-  // that the user did it (moving the user's module across devices behind their back would
-  // surprise an optimizer built on its parameters less than a failed check).
+  // As torch: with one device the module is moved there now (in place, so an optimizer built
+  // on its parameters keeps working); with several, forward checks that the user did.
   if (device_ids_.size() == 1) module.to(Device(kCUDA, device_ids_[0]));
 }
 
