@@ -19,6 +19,7 @@
 #include "tide/factories.h"
 #include "tide/half.h"
 #include "tide/nn/cross_entropy_loss.h"
+#include "tide/nn/data_parallel.h"
 #include "tide/nn/dropout.h"
 #include "tide/nn/flatten.h"
 #include "tide/nn/linear.h"
