@@ -23,6 +23,7 @@
 
 #include "tide_cases.h"
 #include "data_loader_cases.h"
+#include "train_loop_cases.h"
 #include "training_cases.h"
 
 namespace {
@@ -181,6 +182,7 @@ int main(int argc, char** argv) {
   register_pair("matmul_1024", matmul_1024, torch_matmul_1024, benchmark::kMillisecond);
   register_training_cases();
   register_data_loader_cases();
+  register_train_loop_cases();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

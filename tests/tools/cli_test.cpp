@@ -86,7 +86,7 @@ TEST(TideDemo, ListsTheCudaStepsItSkipsWithTheReason) {
   std::ostringstream out;
   EXPECT_EQ(tide::cli::run_demo({.disable_cuda = true}, out), 0) << out.str();
   const std::string s = out.str();
-  EXPECT_THAT(s, HasSubstr("skipped 12 steps that need cuda devices:\n"));
+  EXPECT_THAT(s, HasSubstr("skipped 14 steps that need cuda devices:\n"));
   EXPECT_THAT(s, HasSubstr("  [10] The current device and tide::cuda::DeviceGuard (needs 2 cuda "
                            "devices)\n"));
   EXPECT_THAT(s, HasSubstr("  [2] Tensors stay where they were allocated (needs 1 cuda device "
@@ -94,7 +94,7 @@ TEST(TideDemo, ListsTheCudaStepsItSkipsWithTheReason) {
   EXPECT_THAT(s, HasSubstr("    why: --disable-cuda was given\n"));
   EXPECT_THAT(s, HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: --disable-cuda was "
                            "given\n"));
-  EXPECT_THAT(s, HasSubstr("demo: 5 steps ran, 12 skipped, 0 failed\n"));
+  EXPECT_THAT(s, HasSubstr("demo: 5 steps ran, 14 skipped, 0 failed\n"));
 }
 
 TEST(TideDemo, SaysWhyThereIsNoCudaDeviceWhenThereIsNone) {
@@ -112,7 +112,7 @@ TEST(TideCli, RunsInfoAndDemoSubcommands) {
   EXPECT_THAT(info.out, HasSubstr("devices:"));
   CliResult demo = run_cli({"demo", "--disable-cuda"});
   EXPECT_EQ(demo.code, 0) << demo.out << demo.err;
-  EXPECT_THAT(demo.out, HasSubstr("demo: 5 steps ran, 12 skipped, 0 failed\n"));
+  EXPECT_THAT(demo.out, HasSubstr("demo: 5 steps ran, 14 skipped, 0 failed\n"));
 }
 
 TEST(TideCli, PrintsTheVersionWithVersionFlag) {
@@ -208,7 +208,7 @@ TEST(TideExecutable, RunsTheDeviceGuardStepOnTwoSimulatedDevices) {
                                "  [4] The device can always be named explicitly (needs 3 cuda "
                                "devices with tensors)\n"
                                "    why: needs more cuda devices than the 2 present"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 16 steps ran, 1 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 18 steps ran, 1 skipped, 0 failed\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
 }
 
@@ -225,7 +225,7 @@ CliResult TideDemoOnThreeSimulatedGpus::result_;
 TEST_F(TideDemoOnThreeSimulatedGpus, RunsEveryStepAndExitsZero) {
   EXPECT_EQ(result_.code, 0) << out();
   EXPECT_THAT(out(), HasSubstr("devices: cpu, and 3 cuda devices\n"));
-  EXPECT_THAT(out(), HasSubstr("demo: 17 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(out(), HasSubstr("demo: 19 steps ran, 0 skipped, 0 failed\n"));
   EXPECT_THAT(out(), Not(HasSubstr("FAILED")));
 }
 
@@ -318,6 +318,19 @@ TEST_F(TideDemoOnThreeSimulatedGpus, FollowsSetDeviceAndSetDefaultDevice) {
   EXPECT_THAT(out(), HasSubstr("    tide::ones({2, 3}).is_cuda() -> true (cuda:1)\n"));
 }
 
+TEST_F(TideDemoOnThreeSimulatedGpus, CopiesPinnedDataLoaderBatchesWithNonBlocking) {
+  EXPECT_THAT(out(), HasSubstr("      batch of 4: batch.data.is_pinned() -> true, x on cuda:0, "
+                               "x.sum() = 28\n"
+                               "      batch of 2: batch.data.is_pinned() -> true, x on cuda:0, "
+                               "x.sum() = 38\n"));
+}
+
+TEST_F(TideDemoOnThreeSimulatedGpus, RunsDataParallelOverTheThreeDevices) {
+  EXPECT_THAT(out(), HasSubstr("nn::DataParallel model(net);  // every cuda device present: 3\n"));
+  EXPECT_THAT(out(), HasSubstr("    output.device is: cuda:0, output.sizes() = [6, 2]\n"));
+  EXPECT_THAT(out(), HasSubstr("    net[0].weight.grad() on cuda:0, the module's own parameter\n"));
+}
+
 TEST_F(TideDemoOnThreeSimulatedGpus, PrintsNewFullNewTensorAndLikeFactoriesAsTorchDoes) {
   EXPECT_THAT(out(), HasSubstr("    y_cpu = x_cpu.new_full({3, 2}, 0.3)\n"
                                "      tensor([[0.3000, 0.3000],\n"
@@ -347,7 +360,7 @@ TEST(TideExecutable, RaisesTheAsyncErrorAtTheOpUnderLaunchBlocking) {
   EXPECT_THAT(r.out,
               HasSubstr("(the seed's incorrect version is not raced here: "
                         "CUDA_LAUNCH_BLOCKING=1 makes every op finish before it returns)\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 17 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 19 steps ran, 0 skipped, 0 failed\n"));
 }
 
 TEST(TideExecutable, RunsOnThreeSimulatedGpusByDefaultWhenThereIsNoGpuAndSaysSoFirst) {
@@ -373,12 +386,12 @@ TEST(TideExecutable, SkipsEveryCudaStepWithTheReasonWhenThereIsNoDevice) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("devices: cpu, and 0 cuda devices\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("SIMULATED")));
-  EXPECT_THAT(r.out, HasSubstr("skipped 12 steps that need cuda devices:\n"
+  EXPECT_THAT(r.out, HasSubstr("skipped 14 steps that need cuda devices:\n"
                                "  [2] Tensors stay where they were allocated (needs 1 cuda device "
                                "with tensors)\n"));
   EXPECT_THAT(r.out, HasSubstr("    why: no cuda device: "));
   EXPECT_THAT(r.out, HasSubstr("TIDE_SIM_DEVICES"));
   EXPECT_THAT(r.out,
               HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: no cuda device\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 5 steps ran, 12 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 5 steps ran, 14 skipped, 0 failed\n"));
 }

@@ -35,23 +35,26 @@ double ProgressBar::samples_per_second(int64_t done) const {
 void ProgressBar::update(int64_t done, double loss) {
   done_ = done;
   if (terminal_) {
-    draw(done, loss, false);
+    draw(done, fmt::format("loss {:.4f}", loss), false);
     return;
   }
   // Plain lines: one each time another tenth of the epoch is done.
   const int tenth = static_cast<int>(done * 10 / total_);
   if (tenth > last_tenth_ && done < total_) {
     last_tenth_ = tenth;
-    draw(done, loss, false);
+    draw(done, fmt::format("loss {:.4f}", loss), false);
   }
 }
 
-void ProgressBar::finish(double loss) { draw(done_, loss, true); }
+void ProgressBar::finish(int64_t done, double mean_loss) {
+  done_ = done;
+  draw(done, fmt::format("loss {:.4f} (epoch mean)", mean_loss), true);
+}
 
-void ProgressBar::draw(int64_t done, double loss, bool final) {
+void ProgressBar::draw(int64_t done, const std::string& loss, bool final) {
   const int filled = static_cast<int>(std::min<int64_t>(done, total_) * kBarWidth / total_);
   const std::string line =
-      fmt::format("{} [{}{}] {:>6}/{} {:>7} samples/s  loss {:.4f}", label_,
+      fmt::format("{} [{}{}] {:>6}/{} {:>7} samples/s  {}", label_,
                   std::string(filled, '#'), std::string(kBarWidth - filled, '.'), done, total_,
                   rate(samples_per_second(done)), loss);
   if (terminal_) {

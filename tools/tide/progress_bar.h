@@ -16,14 +16,14 @@ class ProgressBar {
 
   /// `done` samples so far; `loss` the mean loss of the batches since the last update.
   void update(int64_t done, double loss);
-  /// The last line of the epoch; on a terminal, ends the redrawn line.
-  void finish(double loss);
+  /// The last line of the epoch, with the epoch's mean loss; on a terminal, ends the line.
+  void finish(int64_t done, double mean_loss);
 
   /// Samples per second since construction.
   double samples_per_second(int64_t done) const;
 
  private:
-  void draw(int64_t done, double loss, bool final);
+  void draw(int64_t done, const std::string& loss, bool final);
 
   std::ostream& out_;
   bool terminal_;

@@ -26,7 +26,7 @@ struct TrainOptions {
   std::vector<int> gpus;
   int epochs = 5;
   int64_t batch_size = 64;
-  double lr = 0.05;
+  double lr = 0.02;
   int workers = 2;
   /// Default: on when training on cuda.
   std::optional<bool> pin_memory;
