@@ -21,8 +21,9 @@
 //   no gradient flows from it into b (it is a leaf without accumulator), and an in-place op on it
 //   raises "a view of a leaf Variable", as torch.
 // - A view made with grad mode off takes part in no rebase (torch's CreationMeta::NO_GRAD_MODE,
-//   inherited by views of it): with grad mode on and something requiring grad, an in-place op
-//   on it, or a replay after its base was written, raises, as torch.
+//   inherited by views of it), as torch: an in-place op on it with grad mode on and something
+//   requiring grad raises, and so does its replay (when it is next used with grad mode on, or
+//   its grad_fn() read) once its base requires grad and was written since the view was made.
 // - detach() and a reshape that copies are not views: they get their own history, if any, and
 //   a detach() shares only b's storage and version counter.
 // Replay mutates the view's metadata from const accessors (grad_fn(), is_leaf()) without a
