@@ -1,6 +1,7 @@
-// tide's core cpu ops alone: per-op overhead, a big allocating add, the same add into an
-// output, a big sum and a square matmul. Builds wherever tide does; the side-by-side
-// comparison with libtorch is vs_libtorch/vs_libtorch_bench.cpp (scripts/bench-vs-libtorch).
+// tide's core cpu ops alone: per-op overhead (an add, a narrow, an add of views), a big
+// allocating add, the same add into an output, a big sum and a square matmul. Builds wherever
+// tide does; the side-by-side comparison with libtorch is vs_libtorch/vs_libtorch_bench.cpp
+// (scripts/bench-vs-libtorch).
 // Threads: OpenMP's default (OMP_NUM_THREADS), OpenBLAS's own (OPENBLAS_NUM_THREADS).
 
 #include <benchmark/benchmark.h>
@@ -9,9 +10,32 @@
 
 namespace {
 
+/// Per-op overhead of a view: narrowing a small plain tensor (a new TensorImpl, no data moved).
+void narrow_4(benchmark::State& state) {
+  tide::Tensor a = tide::bench::make_input({4}, 1);
+  for (auto _ : state) {
+    tide::Tensor v = a.narrow(0, 1, 2);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+/// Per-op overhead when the operands are plain views: the autograd hook looks at their base.
+void add_1_of_views(benchmark::State& state) {
+  tide::Tensor a = tide::bench::make_input({4}, 1), b = tide::bench::make_input({4}, 2);
+  tide::Tensor va = a.narrow(0, 1, 1), vb = b.narrow(0, 2, 1);
+  for (auto _ : state) {
+    tide::Tensor c = add(va, vb);
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
 void register_cases() {
   using namespace tide::bench;
   benchmark::RegisterBenchmark("add_1", add_1)->UseRealTime()->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark("narrow_4", narrow_4)->UseRealTime()->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark("add_1_of_views", add_1_of_views)->UseRealTime()->Unit(benchmark::kNanosecond);
   benchmark::RegisterBenchmark("add_16m", add_16m)->UseRealTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("add_out_16m", add_out_16m)->UseRealTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("sum_16m", sum_16m)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -17,9 +17,6 @@ struct StorageImpl {
   /// Bumped by every in-place write; views share it through the storage, so autograd can
   /// tell that a tensor it saved was modified (Note [Version counters] in src/autograd).
   std::atomic<uint32_t> version{0};
-  /// Set once a second tensor shows this storage (a view, detach()): autograd then refuses a
-  /// write that would give one of them history the others cannot see (Note [In-place ops]).
-  std::atomic<bool> aliased{false};
 };
 
 class Storage {
@@ -40,9 +37,6 @@ class Storage {
   uint32_t version() const { return impl_->version.load(std::memory_order_relaxed); }
   /// Marks an in-place write (one relaxed increment).
   void bump_version() const { impl_->version.fetch_add(1, std::memory_order_relaxed); }
-  bool aliased() const { return impl_->aliased.load(std::memory_order_relaxed); }
-  /// Records that another tensor shows this storage (one relaxed store).
-  void mark_aliased() const { impl_->aliased.store(true, std::memory_order_relaxed); }
 
  private:
   std::shared_ptr<StorageImpl> impl_;

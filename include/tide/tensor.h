@@ -66,9 +66,17 @@ struct TensorImpl {
   int64_t numel = 0;
   Dtype dtype = kFloat32;
   bool contiguous = true;
+  // Note [Views and in-place ops] in src/autograd/view_history.h, for views only:
+  /// Whether grad mode was off when the view was made (torch's CreationMeta::NO_GRAD_MODE).
+  bool view_made_without_grad = false;
+  /// The storage version when the view's grad_fn was last set, or when the view was made.
+  uint32_t view_version = 0;
   /// Null for tensors autograd never saw (Note [Autograd metadata] in
-  /// src/autograd/autograd_meta.h): ops check only this pointer on their hot path.
+  /// src/autograd/autograd_meta.h): ops check only this pointer, and view_base, on their hot path.
   std::unique_ptr<autograd::AutogradMeta, autograd::AutogradMetaDeleter> autograd;
+  /// For a view (made by a view op): the tensor whose storage it shows, itself never a view.
+  /// Null for every other tensor, detach()es included. The link goes only view -> base.
+  std::shared_ptr<TensorImpl> view_base;
 
   /// Recomputes numel and contiguity after sizes/strides change.
   void refresh();
@@ -107,6 +115,8 @@ class Tensor {
   TensorOptions options() const { return TensorOptions().device(device()).dtype(dtype()); }
   const Storage& storage() const { return impl_->storage; }
   TensorImpl* impl() const { return impl_.get(); }
+  /// The shared implementation itself (views hold their base's, see TensorImpl::view_base).
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
   bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
   /// How many Tensor handles share this tensor (torch's use_count).
   long use_count() const { return impl_.use_count(); }

@@ -3,10 +3,13 @@
 //
 // Note [Autograd metadata]: TensorImpl holds a pointer to this, null for every tensor autograd
 // never saw (all tensors of a program that uses no requires_grad). An op's front end checks
-// only that pointer for each operand (autograd/hooks.h): plain tensors pay one load and
-// compare per operand, no allocation, no thread-local read. A tensor gets metadata when the
-// user calls requires_grad_ (a leaf), when a recorded op produces it (grad_fn set), or when it
-// is the target of an in-place op with an operand that requires grad.
+// only that pointer for each operand (autograd/hooks.h), and TensorImpl::view_base next to it:
+// plain tensors pay two loads and compares per operand (three for a view: its base's pointer),
+// no allocation, no thread-local read. A tensor gets metadata when the user calls requires_grad_
+// (a leaf), when a recorded op produces it (grad_fn set), when it is the target of an in-place
+// op with an operand that requires grad, or when a view replays its base's history (Note [Views
+// and in-place ops] in autograd/view_history.h; what a view knows of its base lives in
+// TensorImpl, so that views of plain tensors know it too).
 //
 // Note [Version counters]: torch keeps a version counter shared by a tensor, its views and its
 // detach()es. Views and detach() share the storage here, so the counter lives in StorageImpl
@@ -23,12 +26,11 @@ namespace tide::autograd {
 class Node;
 
 struct AutogradMeta {
-  /// Set by requires_grad_ on leaves; non-leaves require grad through grad_fn.
+  /// Set by requires_grad_ on leaves; non-leaves require grad through grad_fn, views also
+  /// through their base (Note [Views and in-place ops]).
   bool requires_grad = false;
-  /// For views: the tensor (not itself a view) whose storage they show, and the storage
-  /// version when grad_fn was last set (Note [Views and in-place ops] in autograd/view_history.h).
-  Tensor base;
-  uint32_t view_version = 0;
+  /// For a view, stale once its storage's version differs from TensorImpl::view_version: read
+  /// it through autograd::grad_fn_of, which replays the base's history.
   std::shared_ptr<Node> grad_fn;
   uint32_t output_nr = 0;
   /// The leaf's AccumulateGrad node, alive while some graph refers to it.

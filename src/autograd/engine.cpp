@@ -159,6 +159,11 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
       if (g.dtype() != out.dtype()) g = g.to(out.dtype());
     }
     Edge e = gradient_edge(out);
+    // A view that requires grad only through its leaf base has no edge until the base is
+    // written (Note [Views and in-place ops]); torch raises the same.
+    TIDE_CHECK(e.valid(), "[", where, "] element ", i,
+               " of tensors does not require grad and does not have a grad_fn: it is a view made "
+               "before requires_grad_() on its base; take the view again after requires_grad_()");
     root_nodes.push_back(e.node.get());
     roots.emplace_back(std::move(e), std::move(g));
   }

@@ -9,9 +9,10 @@
 //
 //   if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::add(a, b, alpha);
 //
-// tide takes the second. recording() reads only each operand's AutogradMeta pointer (Note
-// [Autograd metadata]) and, only when one is set, the thread's grad mode — the hot path stays
-// one load and compare per operand. traced::add (autograd/traced_*.cpp) runs the very same
+// tide takes the second. recording() reads only each operand's AutogradMeta and view_base
+// pointers (Note [Autograd metadata]), a view's base's AutogradMeta pointer, and only when one
+// is set the thread's grad mode — the hot path stays two adjacent loads and compares per
+// operand (three for a view). traced::add (autograd/traced_*.cpp) runs the very same
 // front end with grad mode off (so the hook does not fire again and the forward result is
 // bit-identical to an unrecorded call), then records the node with its derivative. Ops built
 // from other ops (cross_entropy, stack, chunk, flatten, ...) need no hook: their parts record.
@@ -27,8 +28,14 @@
 
 namespace tide::autograd {
 
+/// Whether autograd must look at `t`: it has metadata, or it is a view of a tensor that has
+/// (whose history the view may have to replay, Note [Views and in-place ops]).
 inline bool has_meta(const Tensor& t) {
-  return t.impl() != nullptr && t.impl()->autograd != nullptr;
+  const TensorImpl* impl = t.impl();
+  if (impl == nullptr) return false;
+  if (impl->autograd != nullptr) return true;
+  const TensorImpl* base = impl->view_base.get();
+  return base != nullptr && base->autograd != nullptr;
 }
 
 /// Whether an op with these operands must go through autograd (see the Note above).

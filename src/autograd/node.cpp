@@ -36,10 +36,11 @@ void delete_node(Node* node) {
 }
 
 Edge gradient_edge(const Tensor& t) {
+  std::shared_ptr<Node> fn = grad_fn_of(t);  // Note [Views and in-place ops]: view replay
   AutogradMeta* meta = meta_of(t);
   if (!meta) return {};
-  if (meta->base.defined()) refresh_view_grad_fn(t);  // Note [Views and in-place ops]
-  if (meta->grad_fn) return {meta->grad_fn, meta->output_nr};
+  if (fn) return {std::move(fn), meta->output_nr};
+  // A view that requires grad only through its base, before any write, has none (as torch).
   if (meta->requires_grad) return {grad_accumulator(t), 0};
   return {};
 }

@@ -74,7 +74,7 @@ class Node : public std::enable_shared_from_this<Node> {
 void delete_node(Node* node);
 
 /// The edge through which a gradient for `t` flows: its grad_fn, or its leaf accumulator;
-/// invalid when t does not require grad.
+/// invalid when t does not require grad, or requires it only as a view of a leaf that does.
 Edge gradient_edge(const Tensor& t);
 
 }  // namespace tide::autograd

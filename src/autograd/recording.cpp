@@ -1,6 +1,7 @@
 #include "autograd/recording.h"
 
 #include "autograd/autograd_meta.h"
+#include "autograd/view_history.h"
 #include "tide/cuda/stream.h"
 
 namespace tide::autograd {
@@ -52,36 +53,13 @@ void set_history(const Tensor& out, const std::shared_ptr<FunctionNode>& node) {
 }
 
 void check_inplace(const Tensor& self, bool operand_requires_grad, const char* op) {
-  const AutogradMeta* meta = meta_of(self);
-  TIDE_CHECK(!(meta && meta->requires_grad && !meta->grad_fn), "[", op,
+  // torch's check_inplace: only an op that gives self history can break a rule.
+  const bool self_requires_grad = self.requires_grad();
+  if (!operand_requires_grad && !self_requires_grad) return;
+  if (self.impl()->view_base) check_inplace_on_view(self, op);  // Note [Views and in-place ops]
+  TIDE_CHECK(!(self_requires_grad && self.is_leaf()), "[", op,
              "] a leaf Variable that requires grad is being used in an in-place operation. Run "
              "the update under tide::NoGradGuard (as optimizers do), or modify a clone().");
-  if (meta && meta->base.defined()) {
-    const AutogradMeta* base = meta_of(meta->base);
-    TIDE_CHECK(
-        !(base && base->requires_grad && !base->grad_fn), "[", op,
-        "] a view of a leaf Variable that requires grad is being used in an in-place "
-        "operation. Modify a clone() of the leaf, or run the update under tide::NoGradGuard.");
-    return;  // Note [Views and in-place ops]
-  }
-  if (!operand_requires_grad && !self.requires_grad()) return;
-  // Part of a larger storage, but not a view autograd recorded: a view of a plain tensor.
-  const bool partial = self.storage_offset() != 0 || self.nbytes() != self.storage().nbytes() ||
-                       !self.is_contiguous();
-  TIDE_CHECK(!partial, "[", op,
-             "] in-place write of an operand that requires grad into a view of a tensor that does "
-             "not: tide records views only of tensors that require grad, so the base tensor's "
-             "history cannot be rewritten and the gradient would be lost. Call requires_grad_() "
-             "on the base, or build the result with out-of-place ops (e.g. cat, where).");
-  // The whole storage, but other tensors show it too (a full view, the base of a view, a
-  // detach()): only this one would get the history, and the gradient through the others would
-  // be lost silently — refuse, as for a partial view.
-  TIDE_CHECK(self.requires_grad() || !self.storage().aliased(), "[", op,
-             "] in-place write of an operand that requires grad into a tensor that does not, "
-             "while other tensors show the same memory (a view of it, or the tensor it is a view "
-             "or detach() of): tide records views only of tensors that require grad, so their "
-             "gradient would be lost. Call requires_grad_() on the base before taking views, or "
-             "build the result with out-of-place ops (e.g. cat, where).");
 }
 
 }  // namespace tide::autograd

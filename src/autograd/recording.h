@@ -6,9 +6,8 @@
 // saved the old value raise instead of computing a wrong gradient) and, when self or an
 // operand requires grad, makes the op's node self's new grad_fn, with self's previous history
 // as one of its inputs (torch's rebase_history); on a view, the base's history is rewritten
-// (Note [Views and in-place ops] in autograd/view_history.h). Views of tensors that do not
-// require grad are not recorded (keeping plain views free of metadata), so writing an operand
-// that requires grad into one raises instead of losing the gradient.
+// and the other views replay it (Note [Views and in-place ops] in autograd/view_history.h),
+// whether or not anything required grad when the views were made.
 
 #include <initializer_list>
 #include <memory>

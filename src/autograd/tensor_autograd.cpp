@@ -3,6 +3,7 @@
 #include "autograd/autograd_meta.h"
 #include "autograd/engine.h"
 #include "autograd/node.h"
+#include "autograd/view_history.h"
 #include "tide/tensor.h"
 
 namespace tide {
@@ -13,7 +14,7 @@ using autograd::meta_of;
 const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   TIDE_CHECK(defined(), "[Tensor::requires_grad_] expected a defined tensor");
   AutogradMeta* meta = meta_of(*this);
-  if (meta && meta->grad_fn) {
+  if (autograd::grad_fn_of(*this)) {
     TIDE_CHECK(requires_grad,
                "[Tensor::requires_grad_] you can only change requires_grad flags of "
                "leaf variables. If you want to use a computed variable in a subgraph that doesn't "
@@ -39,7 +40,11 @@ Tensor& Tensor::requires_grad_(bool requires_grad) {
 
 bool Tensor::requires_grad() const {
   const AutogradMeta* meta = meta_of(*this);
-  return meta && (meta->requires_grad || meta->grad_fn);
+  if (meta && (meta->requires_grad || meta->grad_fn)) return true;
+  // A view requires grad when its base does (Note [Views and in-place ops]).
+  const TensorImpl* base = impl_ ? impl_->view_base.get() : nullptr;
+  const AutogradMeta* base_meta = base ? base->autograd.get() : nullptr;
+  return base_meta && (base_meta->requires_grad || base_meta->grad_fn);
 }
 
 Tensor Tensor::grad() const {
@@ -57,14 +62,12 @@ void Tensor::backward(const Tensor& gradient, bool retain_graph) const {
   autograd::run_backward({*this}, {gradient}, retain_graph, nullptr, "Tensor::backward");
 }
 
-bool Tensor::is_leaf() const {
-  const AutogradMeta* meta = meta_of(*this);
-  return !meta || !meta->grad_fn;
-}
+bool Tensor::is_leaf() const { return autograd::grad_fn_of(*this) == nullptr; }
 
 Tensor Tensor::detach() const {
   TIDE_CHECK(defined(), "[Tensor::detach] expected a defined tensor");
-  impl_->storage.mark_aliased();
+  // Not a view (torch): no link to *this, so a history it gets is its own. The storage, and so
+  // the version counter, is shared.
   return Tensor(impl_->storage, impl_->dtype, impl_->sizes, impl_->strides, impl_->offset);
 }
 
@@ -82,6 +85,7 @@ const Tensor& Tensor::set_data(const Tensor& new_data) const {
   impl_->offset = src->offset;
   impl_->dtype = src->dtype;
   impl_->refresh();
+  impl_->view_base.reset();  // no longer shows its base's storage
   return *this;
 }
 
@@ -90,10 +94,7 @@ Tensor& Tensor::set_data(const Tensor& new_data) {
   return *this;
 }
 
-std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
-  const AutogradMeta* meta = meta_of(*this);
-  return meta ? meta->grad_fn : nullptr;
-}
+std::shared_ptr<autograd::Node> Tensor::grad_fn() const { return autograd::grad_fn_of(*this); }
 
 uint32_t Tensor::_version() const { return impl_->storage.version(); }
 

@@ -1,5 +1,5 @@
 // Derivatives of the view ops. Their outputs share the input's storage (and so its version
-// counter) and are marked as views (Note [In-place ops] in autograd/recording.h).
+// counter) and link to its base (Note [Views and in-place ops] in autograd/view_history.h).
 
 #include <numeric>
 

@@ -90,43 +90,82 @@ std::shared_ptr<Node> make_as_strided(const Tensor& view, const Tensor& base) {
                                delete_node);
 }
 
+bool requires_grad(const TensorImpl& base) {
+  const AutogradMeta* meta = base.autograd.get();
+  return meta && (meta->requires_grad || meta->grad_fn);
+}
+
+constexpr const char* kNoGradViewHint =
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).";
+
+/// View replay (Note [Views and in-place ops]): torch's VariableHooks::grad_fn.
+void refresh_view_grad_fn(const Tensor& view) {
+  TensorImpl* impl = view.impl();
+  const uint32_t version = view.storage().version();
+  if (impl->view_version == version) return;
+  AutogradMeta* meta = impl->autograd.get();
+  if (!(meta && meta->grad_fn) && !requires_grad(*impl->view_base)) return;
+  TIDE_CHECK(!impl->view_made_without_grad,
+             "[autograd] A view was created in no_grad mode and its base or another view of its "
+             "base has been modified inplace with grad mode enabled.",
+             kNoGradViewHint);
+  AutogradMeta& m = materialize_meta(view);
+  m.grad_fn = make_as_strided(view, Tensor(impl->view_base));
+  m.output_nr = 0;
+  impl->view_version = version;
+}
+
 }  // namespace
+
+std::shared_ptr<Node> grad_fn_of(const Tensor& t) {
+  if (!t.defined()) return nullptr;
+  if (t.impl()->view_base) refresh_view_grad_fn(t);
+  const AutogradMeta* meta = meta_of(t);
+  return meta ? meta->grad_fn : nullptr;
+}
 
 void set_view_history(const Tensor& view, const Tensor& input,
                       const std::shared_ptr<FunctionNode>& node) {
+  TensorImpl* impl = view.impl();
+  // The front end made the view with grad mode off (untraced); the caller had it on.
+  impl->view_made_without_grad = input.impl()->view_base && input.impl()->view_made_without_grad;
   set_history(view, node);
-  AutogradMeta* meta = meta_of(view);
-  if (!node || !meta) return;
-  const AutogradMeta* in = meta_of(input);
-  meta->base = in && in->base.defined() ? in->base : input;
-  meta->view_version = view.storage().version();
+  impl->view_version = view.storage().version();
 }
 
 void rebase_history(const Tensor& self, const std::shared_ptr<FunctionNode>& node) {
-  if (!node) return;
-  AutogradMeta* meta = meta_of(self);
-  if (!meta || !meta->base.defined()) {
+  if (!node || !self.is_floating_point()) return;  // as set_history
+  TensorImpl* impl = self.impl();
+  if (!impl->view_base) {
     set_history(self, node);
     return;
   }
-  const Tensor base = meta->base;
+  const Tensor base(impl->view_base);
   check_base(base, "an in-place op on");
   std::shared_ptr<Node> copy_slices(new CopySlices(base, ViewGeometry::of(self, base), node),
                                     delete_node);
   AutogradMeta& base_meta = materialize_meta(base);
   base_meta.grad_fn = std::move(copy_slices);
   base_meta.output_nr = 0;
-  meta->grad_fn = make_as_strided(self, base);
-  meta->output_nr = 0;
-  meta->view_version = self.storage().version();
+  AutogradMeta& meta = materialize_meta(self);
+  meta.grad_fn = make_as_strided(self, base);
+  meta.output_nr = 0;
+  impl->view_version = self.storage().version();
 }
 
-void refresh_view_grad_fn(const Tensor& view) {
-  AutogradMeta* meta = meta_of(view);
-  if (!meta || !meta->base.defined() || meta->view_version == view.storage().version()) return;
-  meta->grad_fn = make_as_strided(view, meta->base);
-  meta->output_nr = 0;
-  meta->view_version = view.storage().version();
+void check_inplace_on_view(const Tensor& self, const char* op) {
+  TIDE_CHECK(!self.impl()->view_made_without_grad, "[", op,
+             "] A view was created in no_grad mode and is being modified inplace with grad mode "
+             "enabled.",
+             kNoGradViewHint);
+  const AutogradMeta* base = self.impl()->view_base->autograd.get();
+  TIDE_CHECK(
+      !(self.requires_grad() && !(base && base->grad_fn)), "[", op,
+      "] a view of a leaf Variable that requires grad is being used in an in-place "
+      "operation. Modify a clone() of the leaf, or run the update under tide::NoGradGuard.");
 }
 
 }  // namespace tide::autograd

@@ -13,9 +13,18 @@ namespace {
 
 using detail::wrap_dim;
 
+// Every view links to its base, the tensor that is not a view whose storage it shows (Note
+// [Views and in-place ops] in autograd/view_history.h): one refcount per view, none per op.
 Tensor make_view(const Tensor& t, DimVector sizes, DimVector strides, int64_t offset) {
-  t.storage().mark_aliased();
-  return Tensor(t.storage(), t.dtype(), std::move(sizes), std::move(strides), offset);
+  Tensor view(t.storage(), t.dtype(), std::move(sizes), std::move(strides), offset);
+  TensorImpl* in = t.impl();
+  TensorImpl* out = view.impl();
+  out->view_base = in->view_base ? in->view_base : t.impl_ptr();
+  out->view_version = t.storage().version();
+  // As torch's propagate_creation_meta: a view of a view made without grad is one too.
+  out->view_made_without_grad =
+      (in->view_base && in->view_made_without_grad) || !GradMode::is_enabled();
+  return view;
 }
 
 // Resolves a single -1 in `shape` against numel, checking compatibility (torch's infer_size).
@@ -104,7 +113,10 @@ Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
   if (compute_view_strides(impl_->sizes, impl_->strides, shape, strides)) {
     return make_view(*this, std::move(shape), std::move(strides), impl_->offset);
   }
-  return contiguous().view(sizes);
+  // A copy, not a view of it: nothing else shows the new storage (torch's _unsafe_view).
+  const Tensor copy = contiguous();
+  return Tensor(copy.storage(), copy.dtype(), shape, detail::contiguous_strides(shape),
+                copy.storage_offset());
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {

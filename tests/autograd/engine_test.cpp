@@ -288,8 +288,8 @@ TEST(Autograd, AnOlderViewSeesItsBaseWrittenInPlace) {
   Tensor x = tensor({1.0, 2.0}).requires_grad_();
   Tensor y = x * 2;
   Tensor first = y[0];
-  y.mul_(3);                                                 // first now holds 6 * x[0]
-  EXPECT_STREQ(first.grad_fn()->name(), "SelectBackward0");  // replayed when next used
+  y.mul_(3);                                                    // first now holds 6 * x[0]
+  EXPECT_STREQ(first.grad_fn()->name(), "AsStridedBackward0");  // replayed, as torch
   (first * 1).backward();
   EXPECT_EQ(values(x.grad()), (std::vector<double>{6, 0}));
 }
@@ -313,29 +313,161 @@ TEST(Autograd, InPlaceOnAViewOfALeafThatRequiresGradRaises) {
           "a view of a leaf Variable that requires grad is being used in an in-place operation."));
 }
 
-TEST(Autograd, WritingAGradientIntoAViewOfAPlainTensorRaisesInsteadOfLosingIt) {
-  Tensor x = ones({4}).requires_grad_();
+TEST(Autograd, WritingAGradientIntoAViewOfAPlainTensorGivesTheTensorACopySlicesHistory) {
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
   Tensor buffer = zeros({4});
-  EXPECT_THAT(error_of([&] { buffer.narrow(0, 1, 2).copy_(x.narrow(0, 0, 2)); }),
-              HasSubstr("into a view of a tensor that does not"));
-  buffer.requires_grad_();  // a leaf now: torch refuses in-place writes to its views
-  EXPECT_THAT(error_of([&] { buffer.narrow(0, 1, 2).copy_(x.narrow(0, 0, 2)); }),
-              HasSubstr("a view of a leaf Variable"));
+  Tensor v = buffer.narrow(0, 1, 2);
+  EXPECT_FALSE(v.requires_grad());
+  v.copy_(x * 2);
+  EXPECT_EQ(values(buffer), (std::vector<double>{0, 2, 4, 0}));
+  EXPECT_TRUE(buffer.requires_grad());
+  EXPECT_FALSE(buffer.is_leaf());
+  EXPECT_STREQ(buffer.grad_fn()->name(), "CopySlices");
+  EXPECT_STREQ(v.grad_fn()->name(), "AsStridedBackward0");
+  (buffer * tensor({1.0, 10.0, 100.0, 1000.0})).sum().backward(Tensor(), /*retain_graph=*/true);
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{20, 200}));
+  x.mutable_grad() = Tensor();
+  buffer.sum().backward(Tensor(), /*retain_graph=*/true);
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 2}));
+  x.mutable_grad() = Tensor();
+  (v * tensor({1.0, 3.0})).sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 6}));
 }
 
-TEST(Autograd, WritingAGradientIntoAPlainTensorOthersShowRaisesInsteadOfLosingIt) {
-  // A view covering the whole storage, and the base of a view: neither may take history the
-  // other tensor could not see.
-  Tensor x = ones({4}).requires_grad_();
+TEST(Autograd, WritingAGradientIntoAWholeStorageViewGivesItsBaseTheHistory) {
+  Tensor x = tensor({1.0, 2.0, 3.0, 4.0}).requires_grad_();
   Tensor buffer = zeros({4});
   Tensor whole = buffer.view({2, 2});
-  EXPECT_THAT(error_of([&] { whole.copy_(x.view({2, 2})); }),
-              HasSubstr("while other tensors show the same memory"));
-  EXPECT_THAT(error_of([&] { buffer.copy_(x); }), HasSubstr("while other tensors show"));
+  whole.copy_((x * 3).view({2, 2}));
+  EXPECT_STREQ(buffer.grad_fn()->name(), "CopySlices");
+  (buffer * tensor({1.0, 2.0, 3.0, 4.0})).sum().backward(Tensor(), /*retain_graph=*/true);
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{3, 6, 9, 12}));
+  x.mutable_grad() = Tensor();
+  whole.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{3, 3, 3, 3}));
+}
+
+TEST(Autograd, AViewOfAViewWritesIntoTheRootBaseAndTheMiddleViewSeesIt) {
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
+  Tensor buffer = zeros({2, 3});
+  Tensor row = buffer[1];
+  Tensor part = row.narrow(0, 1, 2);
+  EXPECT_EQ(part.impl()->view_base.get(), buffer.impl());  // the base is never a view
+  part.copy_(x * 2);
+  EXPECT_EQ(values(buffer), (std::vector<double>{0, 0, 0, 0, 2, 4}));
+  EXPECT_STREQ(buffer.grad_fn()->name(), "CopySlices");
+  EXPECT_TRUE(row.requires_grad());  // made before the write: replays the base's history
+  (buffer * tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}})).sum().backward(Tensor(), true);
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{10, 12}));
+  x.mutable_grad() = Tensor();
+  (row * tensor({1.0, 10.0, 100.0})).sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{20, 200}));
+}
+
+TEST(Autograd, AViewOfAPlainTensorReplaysTheHistoryTheTensorGetsLater) {
+  Tensor x = tensor({1.0, 2.0, 3.0, 4.0}).requires_grad_();
+  Tensor buffer = zeros({4});
+  Tensor v = buffer.narrow(0, 0, 2);
+  EXPECT_FALSE(v.requires_grad());
+  buffer.copy_(x * 2);
+  EXPECT_STREQ(buffer.grad_fn()->name(), "CopyBackwards");
+  EXPECT_TRUE(v.requires_grad());
+  EXPECT_FALSE(v.is_leaf());
+  EXPECT_STREQ(v.grad_fn()->name(), "AsStridedBackward0");
+  Tensor y = v * tensor({1.0, 3.0});  // ops on the old view record
+  EXPECT_STREQ(y.grad_fn()->name(), "MulBackward0");
+  y.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 6, 0, 0}));
+}
+
+TEST(Autograd, WritingAGradientIntoADetachLeavesTheOriginalAlone) {
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
+  Tensor buffer = zeros({2});
+  Tensor d = buffer.detach();
+  const uint32_t version = buffer._version();
+  d.copy_(x * 2);
+  EXPECT_STREQ(d.grad_fn()->name(), "CopyBackwards");
+  EXPECT_FALSE(buffer.requires_grad());  // detach() is not a view: no history for the original
+  EXPECT_EQ(buffer.impl()->autograd, nullptr);
+  EXPECT_EQ(values(buffer), (std::vector<double>{2, 4}));  // but the data and the version counter
+  EXPECT_EQ(buffer._version(), version + 1);
+  d.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 2}));
+
+  Tensor w = tensor({5.0, 6.0}).requires_grad_();
+  Tensor y = x * 3;
+  y.detach().copy_(w);
+  EXPECT_STREQ(y.grad_fn()->name(), "MulBackward1");  // y's history is unchanged
+  x.mutable_grad() = Tensor();
+  y.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{3, 3}));
+  EXPECT_FALSE(w.grad().defined());
+}
+
+TEST(Autograd, AViewMadeBeforeItsBaseRequiresGradRequiresGradButHasNoHistoryUntilAWrite) {
+  // As torch: the view requires grad through its base, but no gradient flows from it into the
+  // base until the version counter says the base changed.
+  Tensor buffer = zeros({4});
+  Tensor v = buffer.narrow(0, 1, 2);
+  buffer.requires_grad_();
+  EXPECT_TRUE(v.requires_grad());
+  EXPECT_TRUE(v.is_leaf());
+  EXPECT_EQ(v.grad_fn(), nullptr);
+  (v * 2).sum().backward();
+  EXPECT_FALSE(buffer.grad().defined());
+  EXPECT_THAT(error_of([&] { v.backward(ones({2})); }),
+              HasSubstr("element 0 of tensors does not require grad and does not have a grad_fn"));
+  EXPECT_THAT(error_of([&] { v.mul_(2); }), HasSubstr("a view of a leaf Variable"));
+  (buffer.narrow(0, 1, 2) * 2).sum().backward();  // a view taken now
+  EXPECT_EQ(values(buffer.grad()), (std::vector<double>{0, 2, 2, 0}));
+  {
+    NoGradGuard no_grad;
+    buffer.add_(1);  // an optimizer step: the version moves
+  }
+  EXPECT_STREQ(v.grad_fn()->name(), "AsStridedBackward0");
+  (v * 2).sum().backward();
+  EXPECT_EQ(values(buffer.grad()), (std::vector<double>{0, 4, 4, 0}));
+}
+
+TEST(Autograd, AViewMadeUnderNoGradRefusesToTakeHistoryAsInTorch) {
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
+  Tensor buffer = zeros({4});
+  Tensor v;
+  {
+    NoGradGuard no_grad;
+    v = buffer.narrow(0, 0, 2);
+  }
+  Tensor vv = v.narrow(0, 0, 1);  // a view of it, made with grad mode on, inherits that
+  EXPECT_THAT(error_of([&] { v.copy_(x); }),
+              HasSubstr("A view was created in no_grad mode and is being modified inplace with "
+                        "grad mode enabled."));
+  EXPECT_THAT(error_of([&] { vv.copy_(x.narrow(0, 0, 1)); }),
+              HasSubstr("A view was created in no_grad mode"));
+  v.fill_(1);  // nothing requires grad: allowed
+  {
+    NoGradGuard no_grad;
+    v.copy_(x);  // both inside no_grad: not recorded
+  }
   EXPECT_FALSE(buffer.requires_grad());
-  // Without a grad-requiring operand, writes go on as always.
-  whole.fill_(2);
-  EXPECT_EQ(buffer.sum().item<float>(), 8.f);
+  buffer.copy_(cat({x, x}));
+  EXPECT_THAT(error_of([&] { (v * 2).sum(); }),
+              HasSubstr("A view was created in no_grad mode and its base or another view of its "
+                        "base has been modified inplace with grad mode enabled."));
+  NoGradGuard no_grad;
+  EXPECT_EQ(values(v * 2), (std::vector<double>{2, 4}));
+}
+
+TEST(Autograd, ModifyingASavedTensorThroughAPlainViewOrADetachRaises) {
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
+  Tensor b = tensor({3.0, 4.0});
+  Tensor y = (x * b).sum();  // saves b for x's gradient
+  b.narrow(0, 0, 1).fill_(0);
+  EXPECT_THAT(error_of([&] { y.backward(); }),
+              HasSubstr("[tide.FloatTensor [2]] is at version 1; expected version 0 instead."));
+  Tensor z = (x * b).sum();
+  b.detach().mul_(2);
+  EXPECT_THAT(error_of([&] { z.backward(); }),
+              HasSubstr("[tide.FloatTensor [2]] is at version 2; expected version 1 instead."));
 }
 
 TEST(Autograd, CopyIntoAPlainTensorMakesItPartOfTheGraph) {

@@ -119,6 +119,15 @@ std::vector<Case> cases() {
          return y;
        },
        {r({3, 4}), r({3, 2})}},
+      {"writes into views of a plain tensor",
+       [](auto& x) {
+         Tensor buffer = zeros_like(x[0]);  // plain: the writes give it a CopySlices history
+         Tensor row = buffer[2];            // made before the writes: replays them
+         buffer.narrow(1, 1, 2).copy_(x[1]);
+         buffer.select(1, 0).view({3, 1}).copy_(x[0].sum(1, /*keepdim=*/true));
+         return buffer * 2 + row;
+       },
+       {r({3, 4}), r({3, 2})}},
       {"copies",
        [](auto& x) {
          return x[0].to(kFloat64).to(kFloat32).clone() * x[0].cpu().to(x[0].device());
