@@ -6,6 +6,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_main.h"
 #include "tide_cases.h"
 
 namespace {
@@ -45,10 +46,5 @@ void register_cases() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  register_cases();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return tide::bench::run_benchmarks(argc, argv, register_cases);
 }

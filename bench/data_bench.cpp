@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "bench_main.h"
 #include "tide/testing/sim_hooks.h"
 #include "tide/tide.h"
 
@@ -165,12 +166,5 @@ void register_cases() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before anything touches the cuda backend: it is chosen once per process.
-  tide::testing::set_sim_devices_for_testing(2);
-  register_cases();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return tide::bench::run_benchmarks(argc, argv, register_cases, /*sim_devices=*/2);
 }

@@ -1,9 +1,10 @@
 // Note [Train loop benchmark]: what `tide train` does per epoch on cpu, and the same program
 // in libtorch's C++ frontend: a shuffled DataLoader over an in-memory (input, target) dataset
-// at batch 64 with 2 worker threads, an MLP 784-256-10 (ReLU), cross entropy and SGD with
-// momentum 0.9. One iteration is one epoch of kSamples samples; items are samples, so the
-// report reads samples per second, data pipeline included. libtorch's side uses its own
-// DataLoader (RandomSampler, Stack transform), as a libtorch user would.
+// at batch 64 with 2 worker threads (train_epoch_64, as `tide train`; train_epoch_64_w0:
+// none), an MLP 784-256-10 (ReLU), cross entropy and SGD with momentum 0.9. One iteration is
+// one epoch of kSamples samples; items are samples, so the report reads samples per second,
+// data pipeline included. libtorch's side uses its own DataLoader (RandomSampler, Stack
+// transform), as a libtorch user would.
 
 #include "train_loop_cases.h"
 
@@ -21,7 +22,6 @@ namespace tide::bench {
 namespace {
 
 constexpr int64_t kSamples = 6400, kBatch = 64, kIn = 784, kHidden = 256, kClasses = 10;
-constexpr int kWorkers = 2;
 
 std::vector<float> pixels() {
   std::vector<float> v(static_cast<size_t>(kSamples * kIn));
@@ -34,6 +34,7 @@ std::vector<int64_t> labels() {
   return v;
 }
 
+template <int Workers>
 void tide_train_epoch(benchmark::State& state) {
   tide::manual_seed(0);
   std::vector<float> xs = pixels();
@@ -45,7 +46,7 @@ void tide_train_epoch(benchmark::State& state) {
                                        .batch_size(kBatch)
                                        .shuffle(true)
                                        .seed(0)
-                                       .num_workers(kWorkers));
+                                       .num_workers(Workers));
   nn::Sequential net(nn::Linear(kIn, kHidden), nn::ReLU(), nn::Linear(kHidden, kClasses));
   optim::SGD opt(net.parameters(), optim::SGDOptions(0.05).momentum(0.9));
   for (auto _ : state) {
@@ -73,6 +74,7 @@ class PairDataset : public torch::data::datasets::Dataset<PairDataset> {
   at::Tensor x_, y_;
 };
 
+template <int Workers>
 void torch_train_epoch(benchmark::State& state) {
   torch::manual_seed(0);
   std::vector<float> xs = pixels();
@@ -81,7 +83,7 @@ void torch_train_epoch(benchmark::State& state) {
                       torch::from_blob(ys.data(), {kSamples}, torch::kLong).clone());
   auto loader = torch::data::make_data_loader<torch::data::samplers::RandomSampler>(
       dataset.map(torch::data::transforms::Stack<>()),
-      torch::data::DataLoaderOptions().batch_size(kBatch).workers(kWorkers));
+      torch::data::DataLoaderOptions().batch_size(kBatch).workers(Workers));
   torch::nn::Sequential net(torch::nn::Linear(kIn, kHidden), torch::nn::ReLU(),
                             torch::nn::Linear(kHidden, kClasses));
   torch::optim::SGD opt(net->parameters(), torch::optim::SGDOptions(0.05).momentum(0.9));
@@ -100,10 +102,18 @@ void torch_train_epoch(benchmark::State& state) {
 }  // namespace
 
 void register_train_loop_cases() {
-  benchmark::RegisterBenchmark("train_epoch_64/tide", tide_train_epoch)
+  benchmark::RegisterBenchmark("train_epoch_64/tide", tide_train_epoch<2>)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("train_epoch_64/libtorch", torch_train_epoch)
+  benchmark::RegisterBenchmark("train_epoch_64/libtorch", torch_train_epoch<2>)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  // Without workers: the same loop with batches built on the training thread, which keeps
+  // libtorch's OpenMP team from competing with its loader threads for two cores.
+  benchmark::RegisterBenchmark("train_epoch_64_w0/tide", tide_train_epoch<0>)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("train_epoch_64_w0/libtorch", torch_train_epoch<0>)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
 }

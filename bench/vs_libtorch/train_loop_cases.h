@@ -3,7 +3,7 @@
 
 namespace tide::bench {
 
-/// Registers train_epoch_64/tide and train_epoch_64/libtorch.
+/// Registers train_epoch_64 and train_epoch_64_w0, each for tide and libtorch.
 void register_train_loop_cases();
 
 }  // namespace tide::bench
