@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
+#include "runtime/registry.h"
 #include "support/run_cli.h"
 #include "tide/serialize.h"
 #include "train.h"
@@ -47,6 +50,37 @@ std::vector<double> accuracies(const std::string& out) {
     found.push_back(std::stod((*it)[1]));
   }
   return found;
+}
+
+
+/// Writes a tiny MNIST-format directory (plain IDX files) whose class is written in the
+/// image: image i of class c = i % 10 has row c of pixels lit, so a model learns it at once.
+std::string write_tiny_mnist(const std::string& name, int count) {
+  const std::string dir = ::testing::TempDir() + "/" + name;
+  std::filesystem::create_directories(dir);
+  auto be32 = [](std::ofstream& f, uint32_t v) {
+    const char bytes[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    f.write(bytes, 4);
+  };
+  for (const char* split : {"train", "t10k"}) {
+    std::ofstream images(dir + "/" + split + "-images-idx3-ubyte", std::ios::binary);
+    be32(images, 0x00000803);
+    be32(images, static_cast<uint32_t>(count));
+    be32(images, 28);
+    be32(images, 28);
+    std::ofstream labels(dir + "/" + split + "-labels-idx1-ubyte", std::ios::binary);
+    be32(labels, 0x00000801);
+    be32(labels, static_cast<uint32_t>(count));
+    for (int i = 0; i < count; ++i) {
+      const int label = i % 10;
+      for (int row = 0; row < 28; ++row) {
+        const char pixel = row == label ? char(255) : char(0);
+        for (int col = 0; col < 28; ++col) images.put(pixel);
+      }
+      labels.put(static_cast<char>(label));
+    }
+  }
+  return dir;
 }
 
 TEST(TideTrain, ARepeatedGpuIsOneLineBeforeAnyWork) {
@@ -132,6 +166,37 @@ TEST(TideTrain, DataParallelOnTwoSimulatedGpusTrainsAndSummarizesEachDevice) {
   EXPECT_THAT(r.out, HasSubstr("cuda:0 memory (tide::cuda::memory_summary):\n"));
   EXPECT_THAT(r.out, HasSubstr("cuda:1 memory (tide::cuda::memory_summary):\n"));
   EXPECT_TRUE(std::filesystem::file_size(snapshot) > 0);
+}
+
+TEST(TideTrain, TrainsOnASimulatedGpuWithPinnedBatchesThroughThePrefetcher) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_sim", 640);
+  CliResult r = run_executable("TIDE_SIM_DEVICES=1", "train --device cuda --epochs 2 --data " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("640 training and 640 test images"));
+  EXPECT_THAT(r.out, HasSubstr("model: mlp 784-256-10 on cuda:0;"));
+  EXPECT_THAT(r.out, HasSubstr("pinned batches"));
+  const std::vector<double> acc = accuracies(r.out);
+  ASSERT_EQ(acc.size(), 2u) << r.out;
+  EXPECT_EQ(acc.back(), 100.0) << r.out;  // the class is a lit row: learned in one epoch
+  EXPECT_THAT(r.out, HasSubstr("cuda:0 memory (tide::cuda::memory_summary):\n"));
+}
+
+TEST(TideTrain, TrainsOnRealGpusWithDataParallelOverAll) {
+  if (!tide::runtime::real_cuda_devices_present()) {
+    GTEST_SKIP() << "no real GPU here (the simulated-GPU runs above cover the same code)";
+  }
+  const std::string dir = write_tiny_mnist("tide_train_tiny_gpu", 640);
+  CliResult one = run_executable("", "train --device cuda --epochs 2 --data " + dir);
+  ASSERT_EQ(one.code, 0) << one.out;
+  EXPECT_THAT(one.out, HasSubstr("on cuda:0;"));
+  ASSERT_EQ(accuracies(one.out).size(), 2u) << one.out;
+  EXPECT_EQ(accuracies(one.out).back(), 100.0) << one.out;
+  CliResult info = run_executable("", "info");
+  if (info.out.find("cuda:1") == std::string::npos) return;  // one GPU: no DataParallel run
+  CliResult dp = run_executable("", "train --gpus 0,1 --epochs 2 --data " + dir);
+  ASSERT_EQ(dp.code, 0) << dp.out;
+  EXPECT_THAT(dp.out, HasSubstr("on DataParallel over cuda:0,cuda:1"));
+  EXPECT_EQ(accuracies(dp.out).back(), 100.0) << dp.out;
 }
 
 TEST(TideTrain, TheDefaultRunReaches85PercentOnFashionMnist) {
