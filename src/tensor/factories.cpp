@@ -44,9 +44,10 @@ DataPtr allocate_device(Device device, size_t nbytes) {
 
 }  // namespace
 
-Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinned) {
-  int64_t n = checked_numel(sizes, "empty");
-  size_t nbytes = static_cast<size_t>(n) * element_size(dtype);
+Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinned,
+                  const char* where) {
+  const int64_t n = checked_numel(sizes, where);
+  const size_t nbytes = checked_nbytes(sizes, n, element_size(dtype), where);
   if (device.is_cuda()) {
     Storage storage(std::make_shared<StorageImpl>(allocate_device(device, nbytes), false));
     return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
@@ -55,8 +56,6 @@ Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinne
       Storage::allocate(nbytes, pinned ? memory::pinned_allocator() : cpu_allocator(), pinned);
   return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
 }
-
-}  // namespace detail
 
 namespace {
 
@@ -67,13 +66,22 @@ Device factory_device(const TensorOptions& o, const char* where) {
   return detail::resolve_device(o.device(), where);
 }
 
+}  // namespace
+
 Tensor empty_with(const DimVector& sizes, const TensorOptions& o, Dtype dtype, const char* where) {
   Device d = factory_device(o, where);
   TIDE_CHECK(!o.pinned_memory() || d.is_cpu(), "[", where, "] Only dense CPU tensors can be "
              "pinned, but the device is ", d, "; pin a cpu tensor and copy it with non_blocking=true");
   if (o.pinned_memory()) memory::check_pinned_memory_available(where);
-  return detail::make_empty(sizes, dtype, d, o.pinned_memory());
+  return make_empty(sizes, dtype, d, o.pinned_memory(), where);
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::empty_with;
+using detail::factory_device;
 
 // The shape of a nested list follows its first elements down (as torch); then every node is
 // checked against it, and the widest leaf kind (bool < int < float) is collected.
@@ -129,15 +137,13 @@ Tensor empty_strided(std::vector<int64_t> sizes, std::vector<int64_t> strides, T
         .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(sizes.size() == strides.size(), "[empty_strided] sizes and strides must have the same "
              "length, got ", sizes.size(), " and ", strides.size());
-  int64_t extent = 1;
   for (size_t i = 0; i < sizes.size(); ++i) {
     TIDE_CHECK(sizes[i] >= 0 && strides[i] >= 0, "[empty_strided] sizes and strides must be non-negative");
-    if (sizes[i] == 0) extent = 0;
   }
-  if (extent != 0) {
-    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
-  }
-  Tensor base = empty({extent}, options);
+  const DimVector size_v(sizes), stride_v(strides);
+  detail::checked_numel(size_v, "empty_strided");
+  const int64_t extent = detail::checked_storage_extent(size_v, stride_v, "empty_strided");
+  Tensor base = empty_with(DimVector{extent}, options, options.dtype(), "empty_strided");
   return Tensor(base.storage(), base.dtype(), DimVector(sizes), DimVector(strides), 0);
 }
 
@@ -145,7 +151,7 @@ Tensor zeros(std::vector<int64_t> sizes, TensorOptions options) {
   if (options.requires_grad())
     return zeros(std::move(sizes), options.requires_grad(false))
         .requires_grad_();  // a leaf, made after its values
-  Tensor t = empty(std::move(sizes), options);
+  Tensor t = empty_with(DimVector(sizes), options, options.dtype(), "zeros");
   t.zero_();
   return t;
 }
@@ -154,7 +160,7 @@ Tensor ones(std::vector<int64_t> sizes, TensorOptions options) {
   if (options.requires_grad())
     return ones(std::move(sizes), options.requires_grad(false))
         .requires_grad_();  // a leaf, made after its values
-  Tensor t = empty(std::move(sizes), options);
+  Tensor t = empty_with(DimVector(sizes), options, options.dtype(), "ones");
   t.fill_(1);
   return t;
 }
@@ -190,7 +196,7 @@ Tensor tensor(const NestedList& data, TensorOptions options) {
                    : kind == Scalar::Kind::Int  ? kInt64
                                                 : get_default_dtype();
   Dtype dt = options.has_dtype() ? options.dtype() : inferred;
-  Tensor host = detail::make_empty(shape, dt, Device(kCPU));
+  Tensor host = detail::make_empty(shape, dt, Device(kCPU), /*pinned=*/false, "tensor");
   dispatch_dtype(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(host.raw_data());
@@ -203,6 +209,7 @@ Tensor tensor(const NestedList& data, TensorOptions options) {
 Tensor from_blob(void* data, std::vector<int64_t> sizes, TensorOptions options,
                  std::function<void(void*)> deleter) {
   DimVector s(sizes);
+  detail::checked_numel(s, "from_blob");  // before the strides are computed from the sizes
   return from_blob(data, sizes, detail::contiguous_strides(s).vec(), options, std::move(deleter));
 }
 
@@ -217,19 +224,27 @@ Tensor from_blob(void* data, std::vector<int64_t> sizes, std::vector<int64_t> st
   // The memory is where the caller's pointer is: cpu unless options say otherwise, never the
   // default device (Note [Default device]); the dtype defaults as libtorch's from_blob.
   Device d = detail::resolve_device(options.device_opt().value_or(Device(kCPU)), "from_blob");
-  int64_t n = detail::checked_numel(DimVector(sizes), "from_blob");
+  for (int64_t st : strides) {
+    TIDE_CHECK(st >= 0, "[from_blob] strides must be non-negative, got ", st,
+               "; negative strides are not supported");
+  }
+  // The storage is the memory the strides reach (Note [Size overflow]).
+  const DimVector size_v(sizes), stride_v(strides);
+  detail::checked_numel(size_v, "from_blob");
+  const int64_t extent = detail::checked_storage_extent(size_v, stride_v, "from_blob");
   Dtype dt = options.dtype();
+  const size_t nbytes = detail::checked_nbytes(size_v, extent, element_size(dt), "from_blob");
   DataPtr ptr;
   if (deleter) {
     auto* ctx = new std::function<void(void*)>(std::move(deleter));
-    ptr = DataPtr(data, static_cast<size_t>(n) * element_size(dt), d, 0, ctx,
+    ptr = DataPtr(data, nbytes, d, 0, ctx,
                   [](void* c, void* p, size_t) {
                     auto* f = static_cast<std::function<void(void*)>*>(c);
                     (*f)(p);
                     delete f;
                   });
   } else {
-    ptr = DataPtr(data, static_cast<size_t>(n) * element_size(dt), d, 0, nullptr, nullptr);
+    ptr = DataPtr(data, nbytes, d, 0, nullptr, nullptr);
   }
   Storage storage(std::make_shared<StorageImpl>(std::move(ptr), false));
   return Tensor(std::move(storage), dt, DimVector(sizes), DimVector(strides), 0);
@@ -268,11 +283,25 @@ Tensor randn_like(const Tensor& like, std::optional<TensorOptions> o) {
   return randn(like.sizes(), like_options(like, o));
 }
 
-Tensor Tensor::new_empty(std::vector<int64_t> sizes) const { return empty(std::move(sizes), options()); }
-Tensor Tensor::new_zeros(std::vector<int64_t> sizes) const { return zeros(std::move(sizes), options()); }
-Tensor Tensor::new_ones(std::vector<int64_t> sizes) const { return ones(std::move(sizes), options()); }
+// options() carries no requires_grad, so the new_* family goes straight to empty_with and
+// names itself in size errors.
+Tensor Tensor::new_empty(std::vector<int64_t> sizes) const {
+  return empty_with(DimVector(sizes), options(), dtype(), "Tensor::new_empty");
+}
+Tensor Tensor::new_zeros(std::vector<int64_t> sizes) const {
+  Tensor t = empty_with(DimVector(sizes), options(), dtype(), "Tensor::new_zeros");
+  t.zero_();
+  return t;
+}
+Tensor Tensor::new_ones(std::vector<int64_t> sizes) const {
+  Tensor t = empty_with(DimVector(sizes), options(), dtype(), "Tensor::new_ones");
+  t.fill_(1);
+  return t;
+}
 Tensor Tensor::new_full(std::vector<int64_t> sizes, Scalar value) const {
-  return full(std::move(sizes), value, options());
+  Tensor t = empty_with(DimVector(sizes), options(), dtype(), "Tensor::new_full");
+  t.fill_(value);
+  return t;
 }
 Tensor Tensor::new_tensor(const NestedList& data) const { return tensor(data, options()); }
 

@@ -172,7 +172,7 @@ Tensor rand(std::vector<int64_t> sizes, TensorOptions options) {
         .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(!options.has_dtype() || is_floating_point(options.dtype()), "[rand] expected a "
              "floating point dtype, but got ", name(options.dtype()), "; use randint for integers");
-  Tensor t = empty(std::move(sizes), options);
+  Tensor t = detail::empty_with(DimVector(sizes), options, options.dtype(), "rand");
   t.uniform_(0.0, 1.0);
   return t;
 }
@@ -183,15 +183,19 @@ Tensor randn(std::vector<int64_t> sizes, TensorOptions options) {
         .requires_grad_();  // a leaf, made after its values
   TIDE_CHECK(!options.has_dtype() || is_floating_point(options.dtype()), "[randn] expected a "
              "floating point dtype, but got ", name(options.dtype()));
-  Tensor t = empty(std::move(sizes), options);
+  Tensor t = detail::empty_with(DimVector(sizes), options, options.dtype(), "randn");
   t.normal_(0.0, 1.0);
   return t;
 }
 
 Tensor randint(int64_t low, int64_t high, std::vector<int64_t> sizes, TensorOptions options) {
+  if (options.requires_grad())
+    return randint(low, high, std::move(sizes), options.requires_grad(false))
+        .requires_grad_();  // raises as torch: integer tensors cannot require grad
   TIDE_CHECK(low < high, "[randint] random_ expects 'from' to be less than 'to', but got from=", low,
              " >= to=", high);
-  Tensor t = empty(std::move(sizes), options.has_dtype() ? options : options.dtype(kInt64));
+  Tensor t = detail::empty_with(DimVector(sizes), options,
+                                options.has_dtype() ? options.dtype() : kInt64, "randint");
   dispatch_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {

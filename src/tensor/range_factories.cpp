@@ -17,7 +17,7 @@ template <class ValueAt>
 Tensor make_range(int64_t n, Dtype dtype, const TensorOptions& options, const char* where,
                   const ValueAt& value_at) {
   Device device = detail::resolve_device(options.device(), where);
-  Tensor host = detail::make_empty(DimVector{n}, dtype, Device(kCPU));
+  Tensor host = detail::make_empty(DimVector{n}, dtype, Device(kCPU), /*pinned=*/false, where);
   dispatch_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = static_cast<T*>(host.raw_data());
@@ -55,7 +55,11 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
     const uint64_t span = st > 0 ? static_cast<uint64_t>(e) - static_cast<uint64_t>(s)
                                  : static_cast<uint64_t>(s) - static_cast<uint64_t>(e);
     const uint64_t ustep = st > 0 ? static_cast<uint64_t>(st) : 0 - static_cast<uint64_t>(st);
-    const int64_t n = static_cast<int64_t>(span / ustep + (span % ustep != 0 ? 1 : 0));
+    const uint64_t length = span / ustep + (span % ustep != 0 ? 1 : 0);
+    TIDE_CHECK(length <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()),
+               "[arange] invalid size, possible overflow? The range ", s, " -> ", e, " with step ",
+               st, " has ", length, " elements, more than int64 can count; use a larger step");
+    const int64_t n = static_cast<int64_t>(length);
     return make_range(n, dtype, options, "arange", [&](int64_t i) {
       return static_cast<int64_t>(static_cast<uint64_t>(s) + static_cast<uint64_t>(i) * static_cast<uint64_t>(st));
     });
@@ -65,8 +69,10 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
   TIDE_CHECK((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart),
              "[arange] upper bound and larger bound inconsistent with step sign");
   const double size_d = std::ceil((xend - xstart) / xstep);
-  TIDE_CHECK(size_d >= 0 && size_d <= static_cast<double>(std::numeric_limits<int64_t>::max()),
-             "[arange] invalid size, possible overflow?");
+  // 2^63 itself does not convert to int64: the bound is strict.
+  TIDE_CHECK(size_d >= 0 && size_d < 9223372036854775808.0, "[arange] invalid size, possible "
+             "overflow? The range ", xstart, " -> ", xend, " with step ", xstep, " has ", size_d,
+             " elements, more than int64 can count; use a larger step");
   return make_range(static_cast<int64_t>(size_d), dtype, options, "arange",
                     [&](int64_t i) { return xstart + static_cast<double>(i) * xstep; });
 }

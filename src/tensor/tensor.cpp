@@ -6,8 +6,9 @@
 namespace tide {
 
 void TensorImpl::refresh() {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  // A backstop for Note [Size overflow]: entry points check with their own names first.
+  int64_t n = 0;
+  if (TIDE_UNLIKELY(detail::numel_overflows(sizes, n))) detail::throw_numel_overflow(sizes, "Tensor");
   numel = n;
   contiguous = true;
   if (n == 0) return;  // an empty tensor is contiguous whatever its strides, as torch
@@ -65,19 +66,11 @@ DimVector contiguous_strides(const DimVector& sizes) {
   int64_t s = 1;
   for (int64_t d = sizes.size() - 1; d >= 0; --d) {
     strides[d] = s;
-    s *= std::max<int64_t>(sizes[d], 1);
+    // Wraps instead of overflowing: only a tensor with a zero size (and so no elements, whose
+    // strides are never used to address) gets here with sizes whose product overflows.
+    (void)__builtin_mul_overflow(s, std::max<int64_t>(sizes[d], 1), &s);
   }
   return strides;
-}
-
-int64_t checked_numel(const DimVector& sizes, const char* where) {
-  int64_t n = 1;
-  for (int64_t s : sizes) {
-    TIDE_CHECK(s >= 0, "[", where, "] Trying to create tensor with negative dimension ", s, ": ",
-               shape_str(sizes), "; every size must be >= 0");
-    n *= s;
-  }
-  return n;
 }
 
 std::string shape_str(const DimVector& sizes) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tensor/checked_size.h"
 #include "tide/tensor.h"
 
 namespace tide::detail {
@@ -12,10 +13,14 @@ namespace tide::detail {
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* where);
 /// Row-major (contiguous) strides for `sizes`.
 DimVector contiguous_strides(const DimVector& sizes);
-/// Product of sizes, checking each is non-negative.
-int64_t checked_numel(const DimVector& sizes, const char* where);
-/// A new uninitialized contiguous tensor on a concrete device.
-Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinned = false);
+/// A new uninitialized contiguous tensor on a concrete device; `where` names the calling
+/// function in size errors (Note [Size overflow]).
+Tensor make_empty(const DimVector& sizes, Dtype dtype, Device device, bool pinned = false,
+                  const char* where = "empty");
+/// A new uninitialized tensor as the factories make it: the device of the options or the
+/// default device, pinned if asked; `where` names the calling factory in errors.
+Tensor empty_with(const DimVector& sizes, const TensorOptions& options, Dtype dtype,
+                  const char* where);
 /// The device a factory should allocate on: "cuda" becomes the current cuda device;
 /// a nonexistent device is rejected with the device count.
 Device resolve_device(Device device, const char* where);

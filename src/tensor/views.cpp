@@ -28,10 +28,14 @@ Tensor make_view(const Tensor& t, DimVector sizes, DimVector strides, int64_t of
 }
 
 // Resolves a single -1 in `shape` against numel, checking compatibility (torch's infer_size).
+// The product of the known sizes is checked for overflow: a wrapped product could otherwise
+// match numel (Note [Size overflow]).
 DimVector infer_size(const std::vector<int64_t>& shape, int64_t numel, const char* where) {
   DimVector out(shape);
   int64_t infer = -1;
   int64_t known = 1;
+  bool overflow = false;
+  bool zero = false;
   for (int64_t i = 0; i < out.size(); ++i) {
     if (out[i] == -1) {
       TIDE_CHECK(infer < 0, "[", where, "] only one dimension can be inferred (-1), got shape ",
@@ -40,9 +44,13 @@ DimVector infer_size(const std::vector<int64_t>& shape, int64_t numel, const cha
     } else {
       TIDE_CHECK(out[i] >= 0, "[", where, "] invalid shape dimension ", out[i], " in ",
                  detail::shape_str(out));
-      known *= out[i];
+      zero |= out[i] == 0;
+      overflow |= __builtin_mul_overflow(known, out[i], &known);
     }
   }
+  if (zero) known = 0;  // as torch, a product containing 0 is 0 and never overflows
+  TIDE_CHECK(!overflow || zero, "[", where, "] shape '", detail::shape_str(out),
+             "' is invalid for input of size ", numel, ": the product of the sizes overflows int64");
   if (infer >= 0) {
     TIDE_CHECK(known != 0 && numel % known == 0, "[", where, "] shape '",
                detail::shape_str(out), "' is invalid for input of size ", numel);
@@ -300,6 +308,7 @@ Tensor Tensor::expand(std::vector<int64_t> target) const {
     sizes[i] = want;
     strides[i] = have == want ? impl_->strides[src] : 0;
   }
+  detail::checked_numel(sizes, "Tensor::expand");  // Note [Size overflow]
   return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
 }
 
