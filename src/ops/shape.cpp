@@ -48,10 +48,13 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
                  ref->shape()[k], " but got size ", t.shape()[k], " for tensor number ", i,
                  " in the list.");
     }
-    shape[d] += t.shape()[d];
+    // Expanded inputs can be long enough that the sum overflows (Note [Size overflow]).
+    const bool overflow = __builtin_add_overflow(shape[d], t.shape()[d], &shape[d]);
+    TIDE_CHECK(!overflow, "[cat] the size of the result in dimension ", d, " overflows int64 at "
+               "tensor number ", i, " in the list; concatenate fewer or shorter tensors");
     inputs.push_back(t);
   }
-  Tensor out = detail::make_empty(shape, dtype, device);
+  Tensor out = detail::make_empty(shape, dtype, device, /*pinned=*/false, "cat");
   detail::run_kernel(device, "cat", kernels::cat_stub, out, inputs, d);
   return out;
 }

@@ -126,6 +126,14 @@ TEST(SizeOverflow, ExpandRejectsSizesThatOverflow) {
   EXPECT_EQ(t.expand({kHuge, 1}).numel(), kHuge);  // representable: a stride-0 view, no memory
 }
 
+TEST(SizeOverflow, CatAndStackRejectAResultThatOverflows) {
+  Tensor long_view = zeros({1}).expand({kHuge});  // 2^62 elements, no memory
+  EXPECT_THAT(error_of([&] { cat({long_view, long_view}); }),
+              AllOf(overflow_in("cat"), HasSubstr("tensor number 1")));
+  // stack concatenates unsqueezed inputs: a (2, 2^62) result has 2^63 elements.
+  EXPECT_THAT(error_of([&] { stack({long_view, long_view}); }), HasSubstr("overflow"));
+}
+
 TEST(SizeOverflow, ARepresentableButImpossibleSizeIsOutOfMemory) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "the sanitizer allocators abort on huge requests instead of returning null";
