@@ -1,0 +1,78 @@
+#pragma once
+// torch.distributed for tide: one process per device (or per cpu worker), started by mpirun,
+// joined into one process group that runs collectives on MPI (cpu tensors and simulated GPUs)
+// or NCCL (real GPUs).
+//
+//   tide::distributed::init_process_group();          // rank and world size from mpirun
+//   tide::Tensor g = tide::ones({4}, tide::device(tide::Device(tide::kCUDA, get_local_rank())));
+//   tide::distributed::all_reduce(g);                  // every rank now holds world_size
+//   tide::distributed::destroy_process_group();
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tide/tensor.h"
+
+namespace tide::distributed {
+
+enum class ReduceOp { SUM, AVG, MAX, MIN };
+/// "SUM", "AVG", "MAX", "MIN" (torch's spelling).
+const char* name(ReduceOp op);
+
+/// Note [Process group]: one per process, as torch's default group. Rank, world size and local
+/// rank come from the launcher: Open MPI's OMPI_COMM_WORLD_RANK / _SIZE / _LOCAL_RANK, or
+/// RANK / WORLD_SIZE / LOCAL_RANK. backend "": "nccl" when the cuda backend is the real one,
+/// "mpi" otherwise. `timeout` bounds every collective's wait for its peers: past it the
+/// collective fails with a tide::Error naming it and the ranks it waited for, and the process
+/// group is broken (every later collective raises; the process should exit non-zero).
+void init_process_group(const std::string& backend = "",
+                        std::chrono::milliseconds timeout = std::chrono::minutes(30));
+bool is_initialized();
+/// This process's rank in [0, world size); raises before init_process_group.
+int get_rank();
+int get_world_size();
+/// The rank among the processes on this machine: the device index to use (cuda:local_rank).
+int get_local_rank();
+/// "mpi" or "nccl".
+std::string get_backend();
+/// Waits (on the host) until every rank has called it.
+void barrier();
+/// Finishes pending collectives and shuts the group down; init_process_group may follow.
+void destroy_process_group();
+
+/// Note [Work]: an asynchronous collective (async_op = true), as torch's Work. For cpu tensors
+/// wait() blocks the host until the collective finished and rethrows its error. For tensors on
+/// a GPU (simulated or real) wait() makes the tensor's current stream wait for the collective
+/// and returns at once, as torch's NCCL Work does; reading the result from the host then
+/// synchronizes as any read does. The collective keeps its tensors alive until it finishes.
+class Work {
+ public:
+  virtual ~Work() = default;
+  virtual void wait() = 0;
+  /// Whether the collective has finished (never blocks).
+  virtual bool is_completed() = 0;
+};
+
+/// Note [Collectives]: every rank must call the same collectives in the same order with
+/// tensors of the same dtype and numel (torch's contract; mismatches that a rank can see are
+/// raised, the others hang until the timeout). GPU tensors must be on the process's device
+/// (cuda:local_rank by convention) and contiguous; the collective runs after the work already
+/// enqueued on that device's current stream, and later work on that stream runs after it.
+void all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::SUM);
+std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op, bool async_op);
+/// Copies rank `src`'s tensor into every rank's tensor.
+void broadcast(Tensor& tensor, int src);
+std::shared_ptr<Work> broadcast(Tensor& tensor, int src, bool async_op);
+/// outputs[r] receives rank r's input; outputs holds world-size tensors shaped as input.
+void all_gather(std::vector<Tensor>& outputs, const Tensor& input);
+std::shared_ptr<Work> all_gather(std::vector<Tensor>& outputs, const Tensor& input,
+                                 bool async_op);
+/// output = reduce over ranks of inputs[rank]; inputs holds world-size tensors shaped as output.
+void reduce_scatter(Tensor& output, const std::vector<Tensor>& inputs,
+                    ReduceOp op = ReduceOp::SUM);
+std::shared_ptr<Work> reduce_scatter(Tensor& output, const std::vector<Tensor>& inputs,
+                                     ReduceOp op, bool async_op);
+
+}  // namespace tide::distributed
