@@ -14,6 +14,7 @@
 #include "tide/default_device.h"
 #include "tide/default_dtype.h"
 #include "tide/device.h"
+#include "tide/distributed/process_group.h"
 #include "tide/dtype.h"
 #include "tide/error.h"
 #include "tide/factories.h"
