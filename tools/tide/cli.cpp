@@ -7,6 +7,7 @@
 
 #include "demo.h"
 #include "info.h"
+#include "launch.h"
 #include "memviz.h"
 #include "replay.h"
 #include "train.h"
@@ -84,11 +85,22 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                      "Allocator settings in TIDE_CUDA_ALLOC_CONF syntax (max_split_size_mb:128,...); "
                      "repeat to compare several; none: torch's defaults");
 
+  LaunchOptions launch_options;
+  CLI::App* launch = app.add_subcommand(
+      "launch", "Run N processes of a command under mpirun, e.g. tide launch -n 2 -- tide train "
+                "--distributed");
+  launch->add_option("-n,--nproc", launch_options.processes, "Processes to start (ranks)")
+      ->required();
+  launch->add_option("--hostfile", launch_options.hostfile,
+                     "Open MPI hostfile for several machines (\"node1 slots=4\" per line)");
+  launch->add_flag("--dry-run", launch_options.dry_run, "Print the mpirun command, run nothing");
+  launch->add_option("command", launch_options.command, "The command, after --")->required();
+
   try {
     app.parse(argc, argv);
     if (!info->parsed() && !demo->parsed() && !memviz->parsed() && !replay->parsed() &&
-        !train->parsed()) {
-      throw CLI::RequiredError("A subcommand (train, demo, info, memviz or replay)");
+        !train->parsed() && !launch->parsed()) {
+      throw CLI::RequiredError("A subcommand (train, launch, demo, info, memviz or replay)");
     }
   } catch (const CLI::ParseError& e) {
     return app.exit(e, out, err);
@@ -103,6 +115,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     train_options.terminal = &out == &std::cout && isatty(STDOUT_FILENO) == 1;
     return run_train(train_options, out, err);
   }
+  if (launch->parsed()) return run_launch(launch_options, out, err);
   if (memviz->parsed()) return run_memviz(memviz_options, out);
   if (replay->parsed()) return run_replay(replay_options, out);
   if (!demo_options.disable_cuda) demo_options.simulated_by_default = simulate_gpus_when_none(3);
