@@ -57,6 +57,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   train->add_option("--save", train_options.save, "Save the trained parameters (safetensors)");
   train->add_option("--memory-snapshot", train_options.memory_snapshot,
                     "Dump a cuda memory snapshot at the end (tide memviz draws it)");
+  train->add_flag("--distributed", train_options.distributed,
+                  "One process per device under mpirun (tide launch -n N -- tide train "
+                  "--distributed): DistributedDataParallel on cuda:LOCAL_RANK or cpu");
   train->add_option("--limit", train_options.limit,
                     "Use only the first N training and test samples (0: all)")
       ->capture_default_str();

@@ -3,7 +3,10 @@
 // the model is moved in place (model.to(device)), batches come from a DataLoader that pins
 // them when training on cuda, and a DevicePrefetcher copies the next batch with non_blocking
 // on a side stream while the current one computes. With --gpus, nn::DataParallel splits each
-// batch over the devices. Every option is checked before any work, so a misuse costs the user
+// batch over the devices. With --distributed (under mpirun: tide launch), each process joins
+// the process group first, trains on cuda:LOCAL_RANK (or cpu) with DistributedDataParallel on
+// its DistributedSampler shard (the batch size is per process, as torch's), sums the test
+// counts over the ranks, and only rank 0 prints and writes files. Every option is checked before any work, so a misuse costs the user
 // one line and no waiting. The loss is accumulated on the device and read (which
 // synchronizes) only when the progress bar is redrawn, so the host stays ahead of the device.
 
@@ -33,6 +36,15 @@ struct TrainPlan {
   Device device{kCPU};
   std::vector<int> gpus;
   bool pin_memory = false;
+  /// With --distributed: this process's place in the job.
+  int rank = 0;
+  int world_size = 1;
+};
+
+/// Discards what is written to it: the output of ranks other than 0.
+class NullStream : public std::ostream {
+ public:
+  NullStream() : std::ostream(nullptr) {}
 };
 
 /// An IDX file of the directory, compressed or not, or "" when neither exists.
@@ -76,7 +88,27 @@ TrainPlan plan_training(const TrainOptions& o) {
 
   TrainPlan plan;
   const int count = cuda::device_count();
-  if (o.device == "auto") {
+  if (o.distributed) {
+    TIDE_CHECK(o.gpus.empty(), "--distributed and --gpus: with --distributed each process "
+               "trains on one device (cuda:LOCAL_RANK); drop --gpus and start one process per "
+               "GPU (tide launch -n N)");
+    TIDE_CHECK(o.device == "auto" || o.device == "cpu" || o.device == "cuda", "--device ",
+               o.device, " with --distributed: each process uses cuda:LOCAL_RANK; give --device "
+               "cuda, cpu or leave it out");
+    plan.rank = distributed::get_rank();
+    plan.world_size = distributed::get_world_size();
+    const int local = distributed::get_local_rank();
+    const bool cuda = o.device == "cuda" || (o.device == "auto" && !o.disable_cuda &&
+                                             cuda::is_available());
+    TIDE_CHECK(!(cuda && o.disable_cuda), "--device cuda and --disable-cuda contradict each "
+               "other; give one of them");
+    if (cuda) {
+      TIDE_CHECK(local < count, "--distributed: rank ", plan.rank, " has local rank ", local,
+                 " and so trains on cuda:", local, ", but ", device_list(count),
+                 "; start at most ", count, " processes per machine (or --device cpu)");
+      plan.device = Device(kCUDA, local);
+    }
+  } else if (o.device == "auto") {
     plan.device = !o.disable_cuda && cuda::is_available() ? Device(kCUDA, 0) : Device(kCPU);
   } else {
     try {
@@ -178,7 +210,24 @@ void print_memory_summaries(std::ostream& out, const TrainPlan& plan) {
   }
 }
 
-int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& out) {
+/// Correct predictions and samples seen, summed over the ranks' shards.
+double distributed_accuracy(nn::Module& model, data::DataLoader& loader, Device device) {
+  NoGradGuard no_grad;
+  model.eval();
+  Tensor counts = zeros({2}, tide::device(device).dtype(kInt64));
+  for_each_batch(loader, device, [&](const data::Example& batch) {
+    counts.narrow(0, 0, 1) += model(normalized(batch.data)).argmax(1).eq(batch.target).sum();
+    counts.narrow(0, 1, 1) += batch.target.size(0);
+  });
+  model.train();
+  distributed::all_reduce(counts);
+  std::vector<int64_t> c = counts.cpu().tolist<int64_t>();
+  return c[1] == 0 ? 0.0 : 100.0 * static_cast<double>(c[0]) / static_cast<double>(c[1]);
+}
+
+int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out) {
+  NullStream null;
+  std::ostream& out = plan.rank == 0 ? rank0_out : null;
   manual_seed(o.seed);
   if (!o.memory_snapshot.empty()) cuda::record_memory_history(true);
 
@@ -190,33 +239,53 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& out) {
 
   std::shared_ptr<nn::Sequential> model = make_mlp();
   model->to(plan.device);
-  std::unique_ptr<nn::DataParallel> parallel;
+  std::unique_ptr<nn::Module> parallel;
   if (!plan.gpus.empty()) parallel = std::make_unique<nn::DataParallel>(*model, plan.gpus);
-  nn::Module& net = parallel ? static_cast<nn::Module&>(*parallel) : *model;
+  // Every rank starts from rank 0's parameters: the DDP broadcasts them.
+  if (o.distributed) parallel = std::make_unique<nn::DistributedDataParallel>(*model);
+  nn::Module& net = parallel ? *parallel : *model;
   optim::SGD optimizer(model->parameters(), optim::SGDOptions(o.lr).momentum(0.9));
 
   std::string where = plan.device.str();
   if (!plan.gpus.empty()) {
     where = "DataParallel over cuda:" + fmt::format("{}", fmt::join(plan.gpus, ",cuda:"));
   }
+  if (o.distributed) {
+    where = fmt::format("DistributedDataParallel, {} processes ({}), rank 0 on {}",
+                        plan.world_size, distributed::get_backend(), plan.device.str());
+  }
   out << "model: mlp 784-256-10 on " << where << "; SGD lr " << o.lr
       << " momentum 0.9; batch " << o.batch_size << ", " << o.workers << " workers, "
       << (plan.pin_memory ? "pinned" : "pageable") << " batches\n";
 
-  data::DataLoader train_loader(train_data, data::DataLoaderOptions()
-                                                .batch_size(o.batch_size)
-                                                .shuffle(true)
-                                                .seed(o.seed)
-                                                .num_workers(o.workers)
-                                                .pin_memory(plan.pin_memory));
-  data::DataLoader test_loader(test_data, data::DataLoaderOptions()
-                                              .batch_size(1000)
+  data::DataLoaderOptions train_options = data::DataLoaderOptions()
+                                              .batch_size(o.batch_size)
                                               .num_workers(o.workers)
-                                              .pin_memory(plan.pin_memory));
-  const int64_t total = static_cast<int64_t>(train_data->size());
+                                              .pin_memory(plan.pin_memory);
+  data::DataLoaderOptions test_options = data::DataLoaderOptions()
+                                             .batch_size(1000)
+                                             .num_workers(o.workers)
+                                             .pin_memory(plan.pin_memory);
+  // Distributed: each rank reads its own shard, reshuffled every epoch the same way on every
+  // rank (torch's DistributedSampler); the test set is sharded too and the counts summed.
+  std::shared_ptr<data::DistributedSampler> train_sampler;
+  if (o.distributed) {
+    train_sampler = std::make_shared<data::DistributedSampler>(
+        train_data->size(), plan.world_size, plan.rank, /*shuffle=*/true, o.seed);
+    train_options.sampler(train_sampler);
+    test_options.sampler(std::make_shared<data::DistributedSampler>(
+        test_data->size(), plan.world_size, plan.rank, /*shuffle=*/false));
+  } else {
+    train_options.shuffle(true).seed(o.seed);
+  }
+  data::DataLoader train_loader(train_data, train_options);
+  data::DataLoader test_loader(test_data, test_options);
+  const int64_t total = static_cast<int64_t>(train_sampler ? train_sampler->size()
+                                                             : train_data->size());
   // Reading the loss synchronizes with the device: only every `redraw` batches.
   const int64_t redraw = o.terminal ? 20 : std::max<int64_t>(1, (total / o.batch_size) / 50);
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    if (train_sampler) train_sampler->set_epoch(epoch);
     ProgressBar bar(out, o.terminal, fmt::format("epoch {}/{}", epoch, o.epochs), total);
     Tensor window = zeros({}, tide::device(plan.device));
     int64_t done = 0, batches = 0, since = 0;
@@ -239,14 +308,18 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& out) {
     });
     if (since > 0) epoch_loss += window.item<double>();
     bar.finish(done, epoch_loss / static_cast<double>(std::max<int64_t>(batches, 1)));
-    out << fmt::format("test accuracy: {:.2f}%\n", test_accuracy(net, test_loader, plan.device));
+    const double accuracy = o.distributed
+                                ? distributed_accuracy(*model, test_loader, plan.device)
+                                : test_accuracy(net, test_loader, plan.device);
+    out << fmt::format("test accuracy: {:.2f}%\n", accuracy);
   }
 
-  if (!o.save.empty()) {
+  // Every rank holds the same parameters (DDP): rank 0 writes the files.
+  if (!o.save.empty() && plan.rank == 0) {
     save(model->state_dict(), o.save);
     out << "saved the parameters to " << o.save << " (safetensors)\n";
   }
-  if (!o.memory_snapshot.empty()) {
+  if (!o.memory_snapshot.empty() && plan.rank == 0) {
     cuda::dump_snapshot(o.memory_snapshot);
     cuda::record_memory_history(false);
     out << "wrote the memory snapshot " << o.memory_snapshot << " (tide memviz draws it)\n";
@@ -260,12 +333,17 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& out) {
 int run_train(const TrainOptions& options, std::ostream& out, std::ostream& err) {
   TrainPlan plan;
   try {
+    // The process group first: --distributed outside mpirun fails here, with the fix.
+    if (options.distributed) distributed::init_process_group();
     plan = plan_training(options);
   } catch (const Error& e) {
     err << "tide train: " << e.what() << "\n";
+    if (distributed::is_initialized()) distributed::destroy_process_group();
     return 2;
   }
-  return train(options, plan, out);
+  const int status = train(options, plan, out);
+  if (options.distributed) distributed::destroy_process_group();
+  return status;
 }
 
 }  // namespace tide::cli

@@ -3,7 +3,8 @@
 // on whatever devices exist, the way the seeds recommend — device-agnostic (--device,
 // --disable-cuda), pinned DataLoader batches copied with non_blocking on a side stream,
 // DataParallel over --gpus — and prints test accuracy after each epoch and each cuda
-// device's memory summary at the end.
+// device's memory summary at the end. With --distributed, one such process per device under
+// mpirun trains one model with DistributedDataParallel.
 
 #include <cstdint>
 #include <optional>
@@ -37,6 +38,10 @@ struct TrainOptions {
   std::string memory_snapshot;
   /// Use only the first N training and test samples (0: all); for quick runs and tests.
   int64_t limit = 0;
+  /// One process per device under mpirun (tide launch): joins the process group, trains an
+  /// nn::DistributedDataParallel on cuda:LOCAL_RANK (or cpu) with a DistributedSampler shard
+  /// of the data; rank 0 prints and saves.
+  bool distributed = false;
   /// Whether `out` is a terminal: a redrawn progress bar instead of plain lines.
   bool terminal = false;
 };
