@@ -10,6 +10,7 @@
 #include "tide/data/device_prefetcher.h"
 #include "tide/data/example.h"
 #include "tide/data/mnist.h"
+#include "tide/data/sampler.h"
 #include "tide/data/tensor_dataset.h"
 #include "tide/default_device.h"
 #include "tide/default_dtype.h"
