@@ -30,6 +30,13 @@ target_include_directories(tide_libdw SYSTEM INTERFACE ${TIDE_LIBDW_INCLUDE})
 if(TIDE_OPENMP)
   find_package(OpenMP REQUIRED COMPONENTS CXX)
 endif()
+
+# Open MPI (libopenmpi-dev) carries tide::distributed's "mpi" backend: collectives between
+# processes for cpu tensors and simulated GPUs. Without it the backend raises when asked for.
+# The C API through the CXX component (no C language needed), without the removed C++ bindings.
+set(MPI_CXX_SKIP_MPICXX ON)
+find_package(MPI COMPONENTS CXX)
+set(TIDE_HAVE_MPI ${MPI_CXX_FOUND})
 if(TIDE_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

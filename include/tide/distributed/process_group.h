@@ -13,9 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "tide/error.h"
 #include "tide/tensor.h"
 
 namespace tide::distributed {
+
+/// A collective failed in the communication engine or its peers: a peer did not arrive within
+/// the timeout, or MPI/NCCL reported an error (torch.distributed.DistBackendError).
+class DistBackendError : public Error {
+ public:
+  using Error::Error;
+};
 
 enum class ReduceOp { SUM, AVG, MAX, MIN };
 /// "SUM", "AVG", "MAX", "MIN" (torch's spelling).

@@ -1,0 +1,48 @@
+#include "distributed/comm_thread.h"
+
+#include <utility>
+
+namespace tide::distributed::detail {
+
+CommThread::CommThread() : thread_([this] { run(); }) {}
+
+CommThread::~CommThread() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_one();
+  thread_.join();
+}
+
+void CommThread::post(std::function<void()> job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(std::move(job));
+  }
+  cv_.notify_one();
+}
+
+void CommThread::set_last(std::function<void()> last) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  last_ = std::move(last);
+}
+
+void CommThread::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+    if (jobs_.empty()) break;  // stopping, and everything queued has run
+    std::function<void()> job = std::move(jobs_.front());
+    jobs_.pop_front();
+    lock.unlock();
+    job();
+    job = nullptr;  // drop its captures (tensors) before taking the next one
+    lock.lock();
+  }
+  std::function<void()> last = std::move(last_);
+  lock.unlock();
+  if (last) last();
+}
+
+}  // namespace tide::distributed::detail

@@ -1,0 +1,18 @@
+// Builds without Open MPI: the "mpi" backend says so when asked for.
+
+#include "distributed/process_group_backend.h"
+#include "tide/error.h"
+
+namespace tide::distributed::detail {
+
+bool mpi_available() { return false; }
+
+std::unique_ptr<ProcessGroupBackend> make_mpi_backend(const LauncherEnv& /*env*/,
+                                                      std::chrono::milliseconds /*timeout*/) {
+  TIDE_CHECK(false, "[init_process_group] this tide was built without MPI, so the mpi backend "
+             "is missing; install Open MPI (apt-get install libopenmpi-dev openmpi-bin) and "
+             "rebuild");
+  return nullptr;
+}
+
+}  // namespace tide::distributed::detail
