@@ -16,6 +16,7 @@
 #include "tide/default_dtype.h"
 #include "tide/device.h"
 #include "tide/distributed/distributed_sampler.h"
+#include "tide/distributed/process_group.h"
 #include "tide/dtype.h"
 #include "tide/error.h"
 #include "tide/factories.h"

@@ -10,6 +10,7 @@
 
 #include "support/error_of.h"
 #include "tide/distributed/distributed_sampler.h"
+#include "tide/distributed/process_group.h"
 #include "tide/tide.h"
 
 namespace tide {
