@@ -3,6 +3,7 @@
 # targets get -std=c++20 through target_compile_options (see src/CMakeLists.txt).
 include(CheckLanguage)
 set(TIDE_HAVE_CUDA OFF)
+set(TIDE_HAVE_NCCL OFF)
 if(NOT TIDE_CUDA STREQUAL "OFF")
   if(NOT DEFINED CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
@@ -19,9 +20,18 @@ if(NOT TIDE_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
     find_package(CUDAToolkit REQUIRED)
     set(TIDE_HAVE_CUDA ON)
+    # NCCL (tide::distributed's nccl backend) ships in the toolkit here, under lib/ rather than
+    # lib64/; CMake 3.25's FindCUDAToolkit has no target for it, so it is found by hand.
+    find_path(TIDE_NCCL_INCLUDE nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    find_library(TIDE_NCCL_LIBRARY nccl
+                 HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_TARGET_DIR}/lib
+                       ${CUDAToolkit_LIBRARY_ROOT}/lib)
+    if(TIDE_NCCL_INCLUDE AND TIDE_NCCL_LIBRARY)
+      set(TIDE_HAVE_NCCL ON)
+    endif()
   elseif(TIDE_CUDA STREQUAL "ON")
     message(FATAL_ERROR "TIDE_CUDA=ON but no CUDA compiler (nvcc) was found. "
                         "Install the CUDA toolkit, or configure with -DTIDE_CUDA=AUTO or OFF.")
   endif()
 endif()
-message(STATUS "tide: CUDA backend ${TIDE_HAVE_CUDA} (TIDE_CUDA=${TIDE_CUDA})")
+message(STATUS "tide: CUDA backend ${TIDE_HAVE_CUDA} (TIDE_CUDA=${TIDE_CUDA}), NCCL ${TIDE_HAVE_NCCL}")
