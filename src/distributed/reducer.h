@@ -37,6 +37,11 @@ class Reducer {
   void prepare_for_backward(const Tensor& output);
 
   size_t bucket_count() const { return buckets_.size(); }
+  /// Buckets whose all-reduce the current backward has started (tests watch the overlap).
+  size_t buckets_launched() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return next_bucket_;
+  }
 
  private:
   struct Param {
@@ -69,7 +74,7 @@ class Reducer {
   std::vector<Param> params_;
   std::vector<Bucket> buckets_;
 
-  std::mutex mutex_;                 // hooks run on the backward's thread, forward on the user's
+  mutable std::mutex mutex_;         // hooks run on the backward's thread, forward on the user's
   bool expect_hooks_ = false;        // a synced forward armed the next backward
   bool pass_started_ = false;        // one of its hooks fired; finalize has not completed
   std::vector<bool> ready_;          // per parameter, in this backward
