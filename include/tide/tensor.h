@@ -3,6 +3,7 @@
 // views share storage. Math ops are declared here as methods and in ops.h as free functions.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -15,6 +16,7 @@
 #include "tide/dtype.h"
 #include "tide/error.h"
 #include "tide/nested_list.h"
+#include "tide/removable_handle.h"
 #include "tide/scalar.h"
 #include "tide/storage.h"
 #include "tide/tensor_options.h"
@@ -300,6 +302,11 @@ class Tensor {
   std::shared_ptr<autograd::Node> grad_fn() const;
   /// How many times the tensor's storage was modified in place (torch's _version).
   uint32_t _version() const;
+  /// Calls `hook(leaf)` each time a backward has accumulated a gradient into this leaf's
+  /// grad() (torch's register_post_accumulate_grad_hook): hooks run in registration order,
+  /// on the backward's thread, under the accumulating stream, and may read or change grad().
+  /// Raises for a tensor that does not require grad or is not a leaf.
+  RemovableHandle register_post_accumulate_grad_hook(std::function<void(Tensor&)> hook) const;
 
   // ---- printing
   /// Exactly torch's repr, module prefix "tide.".

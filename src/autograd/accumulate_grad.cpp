@@ -1,6 +1,7 @@
 #include "autograd/accumulate_grad.h"
 
 #include "autograd/autograd_meta.h"
+#include "autograd/post_accumulate_grad_hooks.h"
 #include "tide/autograd.h"
 
 namespace tide::autograd {
@@ -28,6 +29,12 @@ std::vector<Tensor> AccumulateGrad::apply(const Tensor& grad) {
     slot.add_(grad);  // nobody else holds the old grad(): accumulate in place
   } else {
     slot = slot + grad;  // a user holds the old grad(): leave it as it was, as torch
+  }
+  // Still under the lock, as torch: a second thread's accumulation into this leaf waits until
+  // the hooks have seen this one (DDP's hooks read grad() and must see it complete).
+  if (const auto hooks = meta.post_accumulate_grad_hooks) {
+    Tensor leaf = variable_;
+    hooks->run(leaf);
   }
   return {};
 }

@@ -24,6 +24,7 @@
 namespace tide::autograd {
 
 class Node;
+class PostAccumulateGradHooks;
 
 struct AutogradMeta {
   /// Set by requires_grad_ on leaves; non-leaves require grad through grad_fn, views also
@@ -36,6 +37,8 @@ struct AutogradMeta {
   /// The leaf's AccumulateGrad node, alive while some graph refers to it.
   std::weak_ptr<Node> grad_accumulator;
   Tensor grad;
+  /// Hooks called after each accumulation into grad (leaves only); null until one registers.
+  std::shared_ptr<PostAccumulateGradHooks> post_accumulate_grad_hooks;
 };
 
 /// t's metadata, or null.

@@ -1,9 +1,11 @@
 #include "autograd/engine.h"
 
+#include <functional>
 #include <optional>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "autograd/accumulate_grad.h"
 #include "autograd/autograd_meta.h"
@@ -98,6 +100,22 @@ class GraphTask {
   std::unordered_set<cuda::Stream> streams_used_;
 };
 
+/// The final callbacks of the backward running on this thread (null outside one); a backward
+/// run from inside a hook has its own list and restores the outer one when it ends.
+thread_local std::vector<std::function<void()>>* current_callbacks = nullptr;
+
+class CallbacksScope {
+ public:
+  explicit CallbacksScope(std::vector<std::function<void()>>* mine)
+      : previous_(std::exchange(current_callbacks, mine)) {}
+  ~CallbacksScope() { current_callbacks = previous_; }
+  CallbacksScope(const CallbacksScope&) = delete;
+  CallbacksScope& operator=(const CallbacksScope&) = delete;
+
+ private:
+  std::vector<std::function<void()>>* previous_;
+};
+
 /// Every node reachable from `roots`, children before parents.
 std::vector<Node*> post_order(const std::vector<Node*>& roots) {
   std::vector<Node*> order;
@@ -132,6 +150,8 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
              grad_outputs.size());
   NoGradGuard no_grad;  // backward functions are not recorded (no create_graph)
   GraphTask task;
+  std::vector<std::function<void()>> callbacks;
+  CallbacksScope callbacks_scope(&callbacks);
 
   // Roots: the outputs' edges and their gradients (torch's _make_grads).
   std::vector<Node*> root_nodes;
@@ -270,7 +290,18 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     const cuda::Stream current = cuda::current_stream(s.device_index());
     if (current != s) current.wait_stream(s);
   }
+  // By index: a callback may queue another, which runs after it.
+  for (size_t i = 0; i < callbacks.size(); ++i) {
+    std::function<void()> callback = std::move(callbacks[i]);
+    callback();
+  }
   return results;
+}
+
+void queue_callback(std::function<void()> callback) {
+  TIDE_CHECK(current_callbacks != nullptr, "[autograd::queue_callback] Final callbacks can only "
+             "be installed during backward pass; call it from a hook that backward runs");
+  current_callbacks->push_back(std::move(callback));
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,

@@ -15,6 +15,7 @@
 // The engine runs on the calling thread: nodes enqueue asynchronously on their streams, so one
 // thread suffices to keep several devices busy.
 
+#include <functional>
 #include <vector>
 
 #include "tide/tensor.h"
@@ -27,5 +28,13 @@ namespace tide::autograd {
 std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
                                  const std::vector<Tensor>& grad_outputs, bool retain_graph,
                                  const std::vector<Tensor>* inputs, const char* where);
+
+/// Runs `callback` on this thread once the backward pass now running on it has finished every
+/// node and its caller's streams wait for the pass's streams (torch's
+/// Variable._execution_engine.queue_callback): DistributedDataParallel finishes its gradient
+/// reduction there. Callbacks run in the order queued and may queue more; they do not run
+/// when the pass raises. Raises when no backward is running on this thread (call it from a
+/// hook).
+void queue_callback(std::function<void()> callback);
 
 }  // namespace tide::autograd

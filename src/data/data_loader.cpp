@@ -34,6 +34,10 @@ DataLoader::DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions
   TIDE_CHECK(options_.prefetch_factor() >= 1, "[DataLoader] prefetch_factor option should be a "
              "positive integer (batches loaded ahead per worker), but got prefetch_factor=",
              options_.prefetch_factor());
+  // torch's message: a sampler fixes the order, so there is nothing left to shuffle.
+  TIDE_CHECK(!(options_.sampler() && options_.shuffle()),
+             "[DataLoader] sampler option is mutually exclusive with shuffle; drop shuffle(true) "
+             "and let the sampler order the samples (DistributedSampler shuffles itself)");
   if (options_.pin_memory()) {
     pin_ = cuda::device_count() > 0;
     if (!pin_) warn_no_pinned_memory();
@@ -41,7 +45,7 @@ DataLoader::DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions
 }
 
 size_t DataLoader::size() const {
-  const size_t n = dataset_->size();
+  const size_t n = options_.sampler() ? options_.sampler()->size() : dataset_->size();
   const auto bs = static_cast<size_t>(options_.batch_size());
   return options_.drop_last() ? n / bs : (n + bs - 1) / bs;
 }
@@ -51,15 +55,32 @@ void DataLoader::set_epoch(int64_t epoch) {
   next_epoch_ = epoch;
 }
 
+std::vector<size_t> DataLoader::epoch_order(int64_t epoch) const {
+  const size_t n = dataset_->size();
+  if (const std::shared_ptr<Sampler>& sampler = options_.sampler()) {
+    std::vector<size_t> order = sampler->indices();
+    // The batch count comes from size(), and the datasets trust their indices: a sampler that
+    // breaks its contract is caught here, before a worker reads out of bounds.
+    TIDE_CHECK(order.size() == sampler->size(), "[DataLoader] expected the sampler to yield ",
+               sampler->size(), " indices (its size()), found ", order.size(),
+               "; a Sampler's indices() must return exactly size() indices");
+    for (size_t i = 0; i < order.size(); ++i) {
+      TIDE_CHECK(order[i] < n, "[DataLoader] expected the sampler's indices to be below the "
+                 "dataset's size ", n, ", found index ", order[i], " at position ", i,
+                 "; build the sampler for this dataset's size");
+    }
+    return order;
+  }
+  if (!options_.shuffle()) return detail::sequential_order(n);
+  return detail::shuffled_order(n, options_.seed() ? *options_.seed() : detail::draw_seed(),
+                                static_cast<uint64_t>(epoch));
+}
+
 DataLoader::Iterator DataLoader::begin() {
   const int64_t epoch = next_epoch_++;
-  const size_t n = dataset_->size();
   detail::EpochBatches::Plan plan{
       dataset_,
-      options_.shuffle()
-          ? detail::shuffled_order(n, options_.seed() ? *options_.seed() : detail::draw_seed(),
-                                   static_cast<uint64_t>(epoch))
-          : detail::sequential_order(n),
+      epoch_order(epoch),
       size(),
       options_.batch_size(),
       options_.num_workers(),

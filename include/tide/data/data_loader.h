@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <vector>
 
 #include "tide/data/data_loader_options.h"
 #include "tide/data/dataset.h"
@@ -22,7 +23,9 @@ class EpochBatches;
 // depends only on the seed and the epoch number, never on num_workers or on timing, and every
 // begin() starts the next epoch, so each epoch has a new order (as torch reshuffles at each
 // iter()). Without a seed option each epoch's seed is drawn from tide's default cpu generator
-// (torch's RandomSampler without a generator), so manual_seed reproduces a run.
+// (torch's RandomSampler without a generator), so manual_seed reproduces a run. With a sampler
+// option the sampler gives each epoch's order instead (tide/data/sampler.h); the DataLoader's
+// epoch number then plays no part in it.
 //
 // Note [DataLoader workers]: with num_workers = N > 0, begin() starts N threads that build the
 // epoch's batches ahead of the consumer, at most N * prefetch_factor of them in flight (built
@@ -78,13 +81,13 @@ class DataLoader {
   };
 
   /// Raises tide::Error for a null dataset or invalid options (a batch size or
-  /// prefetch_factor below 1, a negative num_workers).
+  /// prefetch_factor below 1, a negative num_workers, a sampler together with shuffle).
   explicit DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions options = {});
 
   /// Starts the next epoch (Note [Re-iterating a DataLoader]).
   Iterator begin();
   Iterator end() const { return Iterator(); }
-  /// Batches per epoch.
+  /// Batches per epoch (of the sampler's size() indices when there is a sampler).
   size_t size() const;
 
   const Dataset& dataset() const { return *dataset_; }
@@ -100,6 +103,9 @@ class DataLoader {
   bool pins_memory() const { return pin_; }
 
  private:
+  /// The sample order of `epoch`: the sampler's (checked), shuffled, or sequential.
+  std::vector<size_t> epoch_order(int64_t epoch) const;
+
   std::shared_ptr<const Dataset> dataset_;
   DataLoaderOptions options_;
   int64_t next_epoch_ = 0;

@@ -2,7 +2,10 @@
 // DataLoaderOptions: how a DataLoader batches, orders, loads and places samples.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+
+#include "tide/data/sampler.h"
 
 namespace tide::data {
 
@@ -39,6 +42,14 @@ class DataLoaderOptions {
   /// manual_seed makes the order reproducible, as torch's RandomSampler).
   std::optional<uint64_t> seed() const noexcept { return seed_; }
   DataLoaderOptions& seed(uint64_t seed) { seed_ = seed; return *this; }
+  /// Where each epoch's sample order comes from instead of shuffle (torch's sampler=): the
+  /// DataLoader asks it for the indices at every begin() (tide/data/sampler.h). Shared, so the
+  /// caller keeps a handle to it (DistributedSampler::set_epoch). Exclusive with shuffle.
+  const std::shared_ptr<Sampler>& sampler() const noexcept { return sampler_; }
+  DataLoaderOptions& sampler(std::shared_ptr<Sampler> sampler) {
+    sampler_ = std::move(sampler);
+    return *this;
+  }
 
  private:
   int64_t batch_size_ = 1;
@@ -48,6 +59,7 @@ class DataLoaderOptions {
   bool drop_last_ = false;
   int prefetch_factor_ = 2;
   std::optional<uint64_t> seed_;
+  std::shared_ptr<Sampler> sampler_;
 };
 
 }  // namespace tide::data
