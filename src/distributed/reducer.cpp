@@ -196,8 +196,13 @@ std::string Reducer::unfinished_reduction_message() const {
   std::string indices, names;
   for (size_t i = 0; i < params_.size(); ++i) {
     if (ready_[i]) continue;
-    indices += (indices.empty() ? "" : " ") + std::to_string(i);
-    names += (names.empty() ? "" : ", ") + params_[i].name;
+    // Appended piecewise: g++ 12 at -O3 misreads `"" + std::string` as an overlapping copy.
+    if (!indices.empty()) {
+      indices += ' ';
+      names += ", ";
+    }
+    indices += std::to_string(i);
+    names += params_[i].name;
   }
   return tide::detail::concat(
       "[DistributedDataParallel] Expected to have finished reduction in the prior iteration "

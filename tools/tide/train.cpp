@@ -214,12 +214,17 @@ void print_memory_summaries(std::ostream& out, const TrainPlan& plan) {
 double distributed_accuracy(nn::Module& model, data::DataLoader& loader, Device device) {
   NoGradGuard no_grad;
   model.eval();
-  Tensor counts = zeros({2}, tide::device(device).dtype(kInt64));
+  Tensor correct = zeros({}, tide::device(device).dtype(kInt64));
+  int64_t seen = 0;
   for_each_batch(loader, device, [&](const data::Example& batch) {
-    counts.narrow(0, 0, 1) += model(normalized(batch.data)).argmax(1).eq(batch.target).sum();
-    counts.narrow(0, 1, 1) += batch.target.size(0);
+    correct += model(normalized(batch.data)).argmax(1).eq(batch.target).sum();
+    seen += batch.target.size(0);
   });
   model.train();
+  // On the model's device: the nccl backend communicates GPU tensors only.
+  Tensor counts = zeros({2}, tide::device(device).dtype(kInt64));
+  counts.select(0, 0).copy_(correct);
+  counts.select(0, 1).fill_(seen);
   distributed::all_reduce(counts);
   std::vector<int64_t> c = counts.cpu().tolist<int64_t>();
   return c[1] == 0 ? 0.0 : 100.0 * static_cast<double>(c[0]) / static_cast<double>(c[1]);
@@ -258,14 +263,9 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out)
       << " momentum 0.9; batch " << o.batch_size << ", " << o.workers << " workers, "
       << (plan.pin_memory ? "pinned" : "pageable") << " batches\n";
 
-  data::DataLoaderOptions train_options = data::DataLoaderOptions()
-                                              .batch_size(o.batch_size)
-                                              .num_workers(o.workers)
-                                              .pin_memory(plan.pin_memory);
-  data::DataLoaderOptions test_options = data::DataLoaderOptions()
-                                             .batch_size(1000)
-                                             .num_workers(o.workers)
-                                             .pin_memory(plan.pin_memory);
+  data::DataLoaderOptions train_options, test_options;
+  train_options.batch_size(o.batch_size).num_workers(o.workers).pin_memory(plan.pin_memory);
+  test_options.batch_size(1000).num_workers(o.workers).pin_memory(plan.pin_memory);
   // Distributed: each rank reads its own shard, reshuffled every epoch the same way on every
   // rank (torch's DistributedSampler); the test set is sharded too and the counts summed.
   std::shared_ptr<data::DistributedSampler> train_sampler;
