@@ -42,6 +42,11 @@ namespace tide::runtime {
 /// no allocator tracks (from_blob) keeps its history until overwritten, so a reuse of it
 /// that races is reported.
 ///
+/// What it does not see: an allocation is not an access, so a tensor handed out on stream S
+/// and first written on T without T waiting for S is not reported (nor by torch's); memory
+/// reached outside tide ops (raw pointers) is not declared; orderings made only between host
+/// threads are invisible (see above).
+///
 /// Off, each hook's caller pays one predictable branch on a relaxed load
 /// (sanitizer_enabled()), and nothing is built; bench/runtime_bench.cpp measures both.
 

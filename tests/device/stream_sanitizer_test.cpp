@@ -465,6 +465,31 @@ TEST(StreamSanitizer, CatchesAnInPlaceUpdateWhileAnotherStreamReadsAView) {
 
 // ---- synchronization the sanitizer follows
 
+TEST(StreamSanitizer, APollingQueryThatSawTheWorkFinishOrdersLikeASynchronize) {
+  TIDE_REQUIRE_DEVICES(1);
+  SanitizerOn on;
+  Tensor x = filled({8}, 1);
+  const cuda::Stream side(0);
+  side.wait_stream(cuda::current_stream(0));
+  {
+    cuda::StreamGuard guard(side);
+    x.mul_(2);
+  }
+  cuda::Event done;
+  done.record(side);
+  while (!done.query()) {
+  }
+  EXPECT_EQ(race_of([&] { x.add_(1); }), "<no race>");
+  side.wait_stream(cuda::current_stream(0));
+  {
+    cuda::StreamGuard guard(side);
+    x.mul_(2);
+  }
+  while (!side.query()) {
+  }
+  EXPECT_EQ(race_of([&] { EXPECT_EQ(x.sum().item<float>(), 48.0f); }), "<no race>");
+}
+
 TEST(StreamSanitizer, DeviceAndStreamSynchronizeOrderEveryLaterLaunch) {
   TIDE_REQUIRE_DEVICES(1);
   SanitizerOn on;
