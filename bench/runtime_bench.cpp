@@ -1,7 +1,8 @@
 // The runtime's per-op costs on simulated GPUs, against the same work on the cpu in the same
 // process: what enqueueing an op costs the host thread, an event record + query, and the round
-// trip of an empty task through a stream's worker. Runs on 2 simulated GPUs whatever the
-// environment says (set_sim_devices_for_testing before anything touches the backend).
+// trip of an empty task through a stream's worker, and the stream sanitizer's cost per op, off
+// and on. Runs on 2 simulated GPUs whatever the environment says (set_sim_devices_for_testing
+// before anything touches the backend).
 //
 // Note [Enqueue-only timing]: a simulated stream's worker runs concurrently with the
 // benchmark loop, so "enqueue only" cases time the host side alone and drain the stream
@@ -220,6 +221,34 @@ void timing_event_record_query(benchmark::State& state) {
   stream.synchronize();
 }
 
+// ---- the stream sanitizer (Note [Stream sanitizer] in src/runtime/sanitizer.h): the
+// enqueue of a 1-element add on cuda:0 with the sanitizer off (its one branch) and on
+// (declaring, checking and recording the add's three tensors, with an enqueue backtrace).
+
+void add_1_sim_enqueue_sanitizer(benchmark::State& state) {
+  const bool on = state.range(0) != 0;
+  const bool was_on = cuda::sanitizer_enabled();
+  if (on) cuda::enable_sanitizer();
+  if (!on) cuda::disable_sanitizer();
+  AddOperands x(Device(kCUDA, 0));
+  AllocCounter allocs;
+  int64_t n = 0;
+  for (auto _ : state) {
+    {
+      Tensor c = x.a + x.b;
+      benchmark::DoNotOptimize(c);
+    }
+    if (++n % kDrainEvery == 0) drain(state, 0);
+  }
+  allocs.report(state);
+  cuda::synchronize(0);
+  if (was_on) {
+    cuda::enable_sanitizer();
+  } else {
+    cuda::disable_sanitizer();
+  }
+}
+
 void register_cases() {
   auto ns = [](benchmark::internal::Benchmark* b) {
     b->UseRealTime()->Unit(benchmark::kNanosecond);
@@ -234,6 +263,8 @@ void register_cases() {
   ns(benchmark::RegisterBenchmark("event/record_query_after_enqueue",
                                   event_record_query_after_enqueue));
   ns(benchmark::RegisterBenchmark("event/timing_record_query", timing_event_record_query));
+  ns(benchmark::RegisterBenchmark("sanitizer/add_1_sim_enqueue", add_1_sim_enqueue_sanitizer)
+         ->ArgName("on")->Arg(0)->Arg(1));
 }
 
 }  // namespace

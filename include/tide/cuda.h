@@ -7,5 +7,6 @@
 #include "tide/cuda/host_memory.h"   // IWYU pragma: export
 #include "tide/cuda/memory.h"        // IWYU pragma: export
 #include "tide/cuda/memory_history.h"  // IWYU pragma: export
+#include "tide/cuda/sanitizer.h"     // IWYU pragma: export
 #include "tide/cuda/stream.h"        // IWYU pragma: export
 #include "tide/cuda/stream_guard.h"  // IWYU pragma: export

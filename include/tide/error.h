@@ -28,6 +28,13 @@ class KernelError : public Error {
   using Error::Error;
 };
 
+/// Two streams touch the same memory with no ordering between them (the stream sanitizer,
+/// TIDE_CUDA_SANITIZER=1 or tide::cuda::enable_sanitizer; tide/cuda/sanitizer.h).
+class StreamRaceError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// An invariant of tide itself was broken: a bug in tide, never in user code.
 class InternalError : public Error {
  public:

@@ -16,11 +16,17 @@ struct KernelStub;
 /// std::call_once, which orders the write before every later read), and is nullptr in builds
 /// without nvcc. Explicit registration rather than static registrar objects: a static link
 /// would drop them (STYLE.md habit 3).
+///
+/// `writes` says which parameters the kernel writes, as a bit per parameter position (bit i:
+/// parameter i); 0 means the usual "the first tensor parameter is the output, every other
+/// tensor is only read". The stream sanitizer (Note [Stream sanitizer], runtime/sanitizer.h)
+/// reads it to declare each launch's reads and writes.
 template <class... Args>
 struct KernelStub<void(Args...)> {
   using Fn = void(Args...);
   Fn* cpu = nullptr;
   Fn* cuda = nullptr;
+  unsigned writes = 0;
 };
 
 }  // namespace tide::kernels

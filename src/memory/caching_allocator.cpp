@@ -44,6 +44,7 @@
 #include "memory/block_pool.h"
 #include "memory/oom_message.h"
 #include "memory/stream_uses.h"
+#include "runtime/sanitizer.h"
 #include "tide/error.h"
 #include "tide/scope.h"
 
@@ -456,6 +457,11 @@ struct CachingAllocator::Impl {
     trace(TraceEntry::Action::FreeRequested, block->ptr, block->requested_size, block->stream, block->op,
           block->scope);
     if (block->size >= config.max_split_size) stats.oversize_allocations.decrease(1);
+    // Before the block can be handed out again: its next user is ordered after the old ones
+    // by this allocator's stream rules, not by anything the sanitizer sees.
+    if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) {
+      runtime::sanitizer_memory_freed(block->ptr, block->size);
+    }
     if (TIDE_UNLIKELY(!block->stream_uses.empty())) {
       stream_uses.add(block, *upstream);
     } else {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "runtime/registry.h"
+#include "runtime/sanitizer.h"
 #include "tide/cuda/event.h"
 #include "tide/error.h"
 
@@ -208,6 +209,11 @@ class PinnedAllocator final : public Allocator {
 
   // Called when the last tensor lets go of the block, possibly on a stream's worker thread.
   void free(Block* block) {
+    // Its next user is ordered after the streams that used it by this allocator's events
+    // (Note [Stream sanitizer] in runtime/sanitizer.h).
+    if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) {
+      runtime::sanitizer_memory_freed(block->ptr, block->size);
+    }
     std::vector<cuda::Stream> streams;
     {
       std::lock_guard<std::mutex> lock(mutex_);

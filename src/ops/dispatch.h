@@ -25,9 +25,14 @@
 // after its launch returned, and memory reached outside tide ops is not in any task at all
 // (for that, Tensor::record_stream remains). Cross-device copies record their uses in
 // tensor/copy.cpp (Note [Copies between devices]).
+//
+// run_kernel is also where every op declares its reads and writes to the stream sanitizer
+// (Note [Stream sanitizer] in runtime/sanitizer.h): the stub says which parameters it writes
+// (Note [Kernel stubs]), every other tensor is read. Off, that costs one predictable branch.
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -36,6 +41,8 @@
 #include "runtime/error_channel.h"
 #include "runtime/launch.h"
 #include "runtime/registry.h"
+#include "runtime/sanitizer.h"
+#include "tensor/sanitizer_access.h"
 #include "tide/cuda/stream.h"
 #include "tide/device.h"
 #include "tide/error.h"
@@ -89,6 +96,32 @@ const T& task_copy(const T& value) {
   return value;
 }
 
+/// The bit of a stub's first tensor parameter: the output, unless the stub says otherwise.
+template <class... Params>
+constexpr unsigned first_tensor_parameter() {
+  constexpr bool is_tensor[] = {std::is_same_v<std::decay_t<Params>, Tensor>..., false};
+  for (unsigned i = 0; i < sizeof...(Params); ++i) {
+    if (is_tensor[i]) return 1u << i;
+  }
+  return 0;
+}
+
+/// Declares the launch's reads and writes to the stream sanitizer (host code when `stream`
+/// is nullptr); raises StreamRaceError on a race, before anything is enqueued.
+template <class... Params, class... Args>
+void sanitize_kernel(const cuda::Stream* stream, const char* op,
+                     const kernels::KernelStub<void(Params...)>& stub, const Args&... args) {
+  const unsigned writes = stub.writes != 0 ? stub.writes : first_tensor_parameter<Params...>();
+  LaunchAccesses accesses;
+  unsigned i = 0;
+  const auto add = [&](const auto& arg) {
+    accesses.add(arg, ((writes >> i) & 1u) != 0);
+    ++i;
+  };
+  (add(args), ...);
+  accesses.declare(stream, op);
+}
+
 /// Runs the stub's kernel on `device` with `args` (see the Note above). `op` must be a string
 /// literal. Arguments are passed by reference on cpu and on real GPUs (no copies on the hot
 /// path) and copied into the task on simulated GPUs (Note [Tasks capture geometry, not
@@ -97,10 +130,13 @@ template <class... Params, class... Args>
 void run_kernel(Device device, const char* op, const kernels::KernelStub<void(Params...)>& stub,
                 const Args&... args) {
   if (device.is_cpu()) {
+    // Host code may touch pinned memory that a stream still uses.
+    if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) sanitize_kernel(nullptr, op, stub, args...);
     stub.cpu(args...);
     return;
   }
   const cuda::Stream stream = cuda::current_stream(device.index());
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) sanitize_kernel(&stream, op, stub, args...);
   (note_stream_use(args, stream), ...);
   if (runtime::native_kernels()) {
     if (TIDE_UNLIKELY(stub.cuda == nullptr)) throw_no_cuda_kernel(op);

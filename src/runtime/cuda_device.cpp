@@ -2,6 +2,7 @@
 
 #include "runtime/error_channel.h"
 #include "runtime/registry.h"
+#include "runtime/sanitizer.h"
 #include "tide/cuda/device.h"
 #include "tide/cuda/device_guard.h"
 #include "tide/error.h"
@@ -23,6 +24,7 @@ void set_device(int device) {
 void synchronize(int device) {
   const int d = runtime::check_cuda_device(device, "cuda::synchronize");
   runtime::cuda_backend("cuda::synchronize").synchronize_device(d);
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) runtime::sanitizer_device_synchronize(d);
   runtime::raise_pending_kernel_error(d);
 }
 

@@ -6,6 +6,7 @@
 
 #include "runtime/error_channel.h"
 #include "runtime/registry.h"
+#include "runtime/sanitizer.h"
 #include "tide/error.h"
 
 namespace tide::cuda {
@@ -15,6 +16,7 @@ struct EventState {
   EventState(bool timing, bool block) : enable_timing(timing), blocking(block) {}
   ~EventState() {
     if (handle) runtime::backend(kCUDA)->destroy_event(handle);
+    if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) runtime::sanitizer_event_destroyed(this);
   }
   const bool enable_timing;
   const bool blocking;
@@ -59,23 +61,30 @@ void Event::record(const Stream& stream) {
     handle = state_->handle;
   }
   b.record_event(handle, stream.native_handle());
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) runtime::sanitizer_event_record(id(), stream);
 }
 
 void Event::wait(const Stream& stream) const {
   Created c = created(*state_);
   if (c.handle == nullptr) return;  // never recorded: nothing to wait for, as torch
   runtime::backend(kCUDA)->stream_wait_event(stream.native_handle(), c.handle);
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) runtime::sanitizer_event_wait(id(), stream);
 }
 
 bool Event::query() const {
   Created c = created(*state_);
-  return c.handle == nullptr || runtime::backend(kCUDA)->query_event(c.handle);
+  if (c.handle == nullptr) return true;
+  const bool done = runtime::backend(kCUDA)->query_event(c.handle);
+  // The host saw the recorded work finish: as a synchronize for the sanitizer.
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled()) && done) runtime::sanitizer_event_synchronize(id());
+  return done;
 }
 
 void Event::synchronize() const {
   Created c = created(*state_);
   if (c.handle == nullptr) return;
   runtime::backend(kCUDA)->synchronize_event(c.handle);
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) runtime::sanitizer_event_synchronize(id());
   runtime::raise_pending_kernel_error(c.device);
 }
 

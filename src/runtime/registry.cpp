@@ -10,6 +10,7 @@
 #include "backends/sim/sim_backend.h"
 #include "runtime/backtrace.h"
 #include "runtime/error_channel.h"
+#include "runtime/sanitizer.h"
 #include "runtime/stream_pool.h"
 #include "tide/error.h"
 
@@ -39,6 +40,8 @@ void initialize() {
   const char* async_backtrace = std::getenv("TIDE_ASYNC_BACKTRACE");
   set_async_backtrace_enabled(async_backtrace != nullptr &&
                               std::strcmp(async_backtrace, "1") == 0);
+  const char* sanitizer = std::getenv("TIDE_CUDA_SANITIZER");
+  if (sanitizer != nullptr && std::strcmp(sanitizer, "1") == 0) sanitizer_enable();
 
   Backend* cuda = nullptr;
   if (config) {

@@ -14,8 +14,8 @@ namespace tide::runtime {
 /// TIDE_SIM_DEVICES (or the value given to testing::set_sim_devices_for_testing): when set,
 /// cuda is served by the simulated backend, even if real GPUs exist; otherwise by the real
 /// CUDA backend when it is compiled in and finds a device; otherwise cuda has no backend and
-/// device_count() is 0. CUDA_VISIBLE_DEVICES, TIDE_SIM_MEMORY, CUDA_LAUNCH_BLOCKING and
-/// TIDE_ASYNC_BACKTRACE (backtrace.h) are read at the same moment, so changing any of them
+/// device_count() is 0. CUDA_VISIBLE_DEVICES, TIDE_SIM_MEMORY, CUDA_LAUNCH_BLOCKING,
+/// TIDE_ASYNC_BACKTRACE (backtrace.h) and TIDE_CUDA_SANITIZER (sanitizer.h) are read at the same moment, so changing any of them
 /// later has no effect on this process, exactly as with the CUDA driver. Backends are registered by this explicit function, not by
 /// static registrar objects, which a static link would drop (STYLE.md habit 3). A bad value
 /// raises tide::Error at that first use, and the next use tries again.

@@ -2,6 +2,7 @@
 
 #include "runtime/error_channel.h"
 #include "runtime/registry.h"
+#include "runtime/sanitizer.h"
 #include "runtime/stream_pool.h"
 #include "tide/cuda/event.h"
 #include "tide/cuda/stream.h"
@@ -17,10 +18,16 @@ Stream::Stream(int device, int priority)
     : Stream(runtime::next_pool_stream(runtime::check_cuda_device(device, "cuda::Stream"),
                                        priority)) {}
 
-bool Stream::query() const { return backend_of(*this).query_stream(handle_); }
+bool Stream::query() const {
+  const bool done = backend_of(*this).query_stream(handle_);
+  // The host saw the work finish: as a synchronize for the sanitizer.
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled()) && done) runtime::sanitizer_stream_synchronize(*this);
+  return done;
+}
 
 void Stream::synchronize() const {
   backend_of(*this).synchronize_stream(handle_);
+  if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) runtime::sanitizer_stream_synchronize(*this);
   runtime::raise_pending_kernel_error(device_);
 }
 

@@ -61,6 +61,7 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   }
   if (dd.is_cpu()) {
     cuda::Stream stream = cuda::current_stream(sd.index());
+    detail::sanitize_copy(stream, *this, src);
     detail::note_stream_use(src, stream);
     runtime::launch(stream, "copy_",
                     [dst = detail::task_copy(*this), src = detail::task_copy(src)] {
@@ -76,6 +77,7 @@ const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   cuda::Stream src_stream = cuda::current_stream(sd.index());
   cuda::Stream dst_stream = cuda::current_stream(dd.index());
   src_stream.wait_stream(dst_stream);
+  detail::sanitize_copy(src_stream, *this, src);
   detail::note_stream_use(src, src_stream);
   detail::note_stream_use(*this, dst_stream);
   runtime::launch(src_stream, "copy_",
@@ -188,6 +190,7 @@ Scalar Tensor::item() const {
   TIDE_CHECK(numel() == 1, "[Tensor::item] a Tensor with ", numel(),
              " elements cannot be converted to Scalar; item() needs exactly one element");
   Tensor host = device().is_cpu() ? *this : cpu();
+  detail::sanitize_host_read("item", host);  // pinned memory a stream may still write
   return dispatch_dtype(dtype(), [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     return Scalar(*static_cast<const T*>(host.raw_data()));
@@ -202,6 +205,7 @@ T Tensor::item() const {
 template <class T>
 std::vector<T> Tensor::tolist() const {
   Tensor host = (device().is_cpu() ? *this : cpu()).to(dtype_v<T>).contiguous();
+  detail::sanitize_host_read("tolist", host);  // pinned memory a stream may still write
   const T* p = static_cast<const T*>(host.raw_data());
   return std::vector<T>(p, p + host.numel());
 }

@@ -48,6 +48,7 @@ Tensor in_transfer_form(const Tensor& src, const Tensor& dst) {
 
 void transfer(const Tensor& to, const Tensor& from, const cuda::Stream& stream) {
   if (to.numel() == 0) return;
+  sanitize_copy(stream, to, from);
   runtime::memcpy_async(to.raw_data(), from.raw_data(), to.nbytes(), stream);
 }
 

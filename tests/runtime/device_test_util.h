@@ -65,4 +65,23 @@ inline constexpr const char* kFailingHostTasks =
     if (!::tide::testing::sim_active()) GTEST_SKIP() << "holding streams needs simulated GPUs"; \
   } while (false)
 
+/// Note [Deliberate races]: a few tests race on purpose, to show what a program without
+/// synchronization gets (the seeds' hazards, made deterministic by held streams). With the
+/// stream sanitizer on (the sim2_sanitizer configuration) the racing call raises
+/// StreamRaceError instead of being enqueued. TIDE_DELIBERATE_RACE(statement) checks exactly
+/// that and is false then; otherwise it runs the statement and is true. The test goes on with
+/// its synchronization either way and skips its checks of the raced values when false.
+#define TIDE_DELIBERATE_RACE(...)                                                              \
+  [&] {                                                                                        \
+    if (::tide::cuda::sanitizer_enabled()) {                                                   \
+      EXPECT_THROW(__VA_ARGS__, ::tide::StreamRaceError) << "the stream sanitizer missed it";  \
+      return false;                                                                            \
+    }                                                                                          \
+    __VA_ARGS__;                                                                               \
+    return true;                                                                               \
+  }()
+
+/// Why a test skips its checks after TIDE_DELIBERATE_RACE was false.
+inline constexpr const char* kRaceCaught = "a deliberate race, which the stream sanitizer caught";
+
 }  // namespace tide::test

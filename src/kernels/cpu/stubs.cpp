@@ -44,7 +44,8 @@ decltype(where_stub) where_stub{&where_kernel};
 decltype(fill_stub) fill_stub{&fill_kernel};
 decltype(copy_stub) copy_stub{&copy_kernel};
 decltype(sum_stub) sum_stub{&sum_kernel};
-decltype(min_max_stub) min_max_stub{&min_max_kernel};
+// values and indices are both outputs.
+decltype(min_max_stub) min_max_stub{&min_max_kernel, nullptr, 0b11};
 decltype(softmax_stub) softmax_stub{&softmax_kernel};
 decltype(nll_loss_stub) nll_loss_stub{&nll_loss_cpu};
 decltype(index_select_stub) index_select_stub{&index_select_cpu};
@@ -53,8 +54,10 @@ decltype(index_add_stub) index_add_stub{&index_add_kernel};
 decltype(scatter_dim_stub) scatter_dim_stub{&scatter_dim_kernel};
 decltype(nll_loss_backward_stub) nll_loss_backward_stub{&nll_loss_backward_kernel};
 decltype(gemm_stub) gemm_stub{&gemm};
-decltype(sgd_stub) sgd_stub{&sgd_kernel};
-decltype(adam_stub) adam_stub{&adam_kernel};
+// The fused steps update the parameter and their state in place: (param, grad, buffer).
+decltype(sgd_stub) sgd_stub{&sgd_kernel, nullptr, 0b101};
+// (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq): all but grad are written.
+decltype(adam_stub) adam_stub{&adam_kernel, nullptr, 0b11101};
 decltype(uniform_stub) uniform_stub{&uniform_kernel};
 decltype(normal_stub) normal_stub{&normal_kernel};
 decltype(randint_stub) randint_stub{&randint_kernel};
