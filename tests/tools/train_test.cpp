@@ -12,6 +12,8 @@
 #include <regex>
 #include <string>
 
+#include <unistd.h>
+
 #include "backends/cuda_backend_info.h"
 #include "runtime/registry.h"
 #include "support/run_cli.h"
@@ -207,6 +209,91 @@ TEST(TideTrain, TheDefaultRunReaches85PercentOnFashionMnist) {
   const std::vector<double> acc = accuracies(r.out);
   ASSERT_EQ(acc.size(), 5u) << r.out;
   EXPECT_GE(acc.back(), 85.0) << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+// --distributed: one process per device under mpirun (tide launch), DistributedDataParallel.
+
+TEST(TideTrain, DistributedOutsideMpirunIsOneLineNamingTheLauncher) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_misuse", 20);
+  CliResult r = run_executable("TIDE_SIM_DEVICES=0", "train --distributed --data " + dir);
+  expect_one_line_misuse(r, "expected the launcher's rank and world size");
+  EXPECT_THAT(r.out, HasSubstr("tide launch -n N"));
+}
+
+TEST(TideTrain, DistributedWithGpusIsOneLine) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_gpus", 20);
+  CliResult r = run_executable("TIDE_SIM_DEVICES=2", "train --distributed --gpus 0,1 --data " + dir);
+  expect_one_line_misuse(r, "--distributed and --gpus");
+}
+
+TEST(TideTrain, DistributedOnTwoCpuRanksUnderTideLaunchTrainsAndRankZeroSaves) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_cpu", 640);
+  const std::string saved = ::testing::TempDir() + "/tide_train_dist.safetensors";
+  std::filesystem::remove(saved);
+  CliResult r = run_executable("TIDE_SIM_DEVICES=0",
+                               std::string("launch -n 2 -- ") + TIDE_CLI_EXECUTABLE +
+                                   " train --distributed --epochs 2 --workers 0 --data " + dir +
+                                   " --save " + saved);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("on DistributedDataParallel, 2 processes (mpi), rank 0 on cpu"));
+  // Each rank trains on half of the 640 samples; only rank 0 prints.
+  EXPECT_THAT(r.out, HasSubstr("320/320"));
+  const std::vector<double> acc = accuracies(r.out);
+  ASSERT_EQ(acc.size(), 2u) << r.out;
+  EXPECT_EQ(acc.back(), 100.0) << r.out;
+  EXPECT_EQ(tide::load(saved).at("1.weight").sizes(), (std::vector<int64_t>{256, 784}));
+}
+
+TEST(TideTrain, DistributedOnTwoRanksWithASimulatedGpuEach) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_sim", 640);
+  // Each process sees the machine's 2 (simulated) GPUs and takes cuda:LOCAL_RANK.
+  CliResult r = run_executable("TIDE_SIM_DEVICES=2",
+                               std::string("launch -n 2 -- ") + TIDE_CLI_EXECUTABLE +
+                                   " train --distributed --epochs 2 --data " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("2 processes (mpi), rank 0 on cuda:0"));
+  EXPECT_THAT(r.out, HasSubstr("pinned batches"));
+  const std::vector<double> acc = accuracies(r.out);
+  ASSERT_EQ(acc.size(), 2u) << r.out;
+  EXPECT_EQ(acc.back(), 100.0) << r.out;
+}
+
+TEST(TideTrain, DistributedNeedsADevicePerLocalRank) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_few", 20);
+  CliResult r = run_executable("TIDE_SIM_DEVICES=1",
+                               std::string("launch -n 2 -- ") + TIDE_CLI_EXECUTABLE +
+                                   " train --distributed --data " + dir);
+  EXPECT_NE(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("tide train: --distributed: rank 1 has local rank 1 and so trains "
+                               "on cuda:1, but there is 1 cuda device (cuda:0)"));
+}
+
+TEST(TideLaunch, DryRunPrintsTheMpirunCommand) {
+  CliResult r = tide::test::run_cli(
+      {"launch", "-n", "64", "--dry-run", "--", "tide", "train", "--distributed"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mpirun -np 64 "));
+  EXPECT_THAT(r.out, HasSubstr(" --oversubscribe "));  // more ranks than cores, one machine
+  if (geteuid() == 0) {
+    EXPECT_THAT(r.out, HasSubstr(" --allow-run-as-root "));
+  }
+  EXPECT_THAT(r.out, ::testing::EndsWith(" tide train --distributed\n"));
+}
+
+TEST(TideLaunch, AMissingHostfileOrNoCommandIsMisuse) {
+  CliResult r = tide::test::run_cli(
+      {"launch", "-n", "2", "--hostfile", "/nonexistent/hosts", "--", "tide", "info"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--hostfile /nonexistent/hosts: no such file"));
+  CliResult none = tide::test::run_cli({"launch", "-n", "2"});
+  EXPECT_NE(none.code, 0);
+  CliResult zero = tide::test::run_cli({"launch", "-n", "0", "--", "tide", "info"});
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_THAT(zero.err, HasSubstr("-n 0: expected at least 1 process"));
 }
 
 }  // namespace

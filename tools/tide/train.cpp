@@ -16,6 +16,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -95,6 +97,8 @@ TrainPlan plan_training(const TrainOptions& o) {
     TIDE_CHECK(o.device == "auto" || o.device == "cpu" || o.device == "cuda", "--device ",
                o.device, " with --distributed: each process uses cuda:LOCAL_RANK; give --device "
                "cuda, cpu or leave it out");
+    // Joined only now that the options are known good: a misuse costs no waiting for peers.
+    distributed::init_process_group();
     plan.rank = distributed::get_rank();
     plan.world_size = distributed::get_world_size();
     const int local = distributed::get_local_rank();
@@ -328,20 +332,39 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out)
   return 0;
 }
 
+/// Note [Leaving a distributed job]: a rank that fails after joining the process group must
+/// not reach MPI_Finalize at exit: Open MPI's finalize waits for every rank, while the other
+/// ranks wait for this one in their next collective until the group's timeout (30 minutes by
+/// default). Ending the process without finalizing makes mpirun stop the whole job at once,
+/// with a non-zero status, which is what a failed training run should do.
+[[noreturn]] void leave_job(int status, std::ostream& out, std::ostream& err) {
+  out.flush();
+  err.flush();
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
+
 }  // namespace
 
 int run_train(const TrainOptions& options, std::ostream& out, std::ostream& err) {
   TrainPlan plan;
   try {
-    // The process group first: --distributed outside mpirun fails here, with the fix.
-    if (options.distributed) distributed::init_process_group();
+    // --distributed joins the process group inside, after the static checks: outside mpirun
+    // it fails there, naming the fix.
     plan = plan_training(options);
   } catch (const Error& e) {
     err << "tide train: " << e.what() << "\n";
-    if (distributed::is_initialized()) distributed::destroy_process_group();
+    if (distributed::is_initialized()) leave_job(2, out, err);
     return 2;
   }
-  const int status = train(options, plan, out);
+  int status = 0;
+  try {
+    status = train(options, plan, out);
+  } catch (const std::exception& e) {
+    if (!distributed::is_initialized()) throw;
+    err << "tide train: rank " << plan.rank << ": " << e.what() << "\n";
+    leave_job(1, out, err);
+  }
   if (options.distributed) distributed::destroy_process_group();
   return status;
 }
