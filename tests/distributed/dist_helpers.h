@@ -12,11 +12,12 @@
 
 namespace tide::test {
 
-/// "cpu", or "cuda": the rank's simulated GPU (cuda:0 of the process: ctest gives each rank
-/// one). Tests parameterized on it skip "cuda" when the process has no cuda device.
+/// "cpu", or "cuda": the rank's GPU, cuda:LOCAL_RANK as torch programs choose it (wrapped
+/// to the devices present: ctest gives each rank one simulated GPU of its own). Tests
+/// parameterized on it skip "cuda" when the process has no cuda device.
 inline Device rank_device(const std::string& kind) {
   if (kind == "cpu") return Device(kCPU);
-  return Device(kCUDA, 0);
+  return Device(kCUDA, distributed::get_local_rank() % cuda::device_count());
 }
 
 #define TIDE_SKIP_WITHOUT(kind)                                                         \
