@@ -192,17 +192,24 @@ void for_each_batch(data::DataLoader& loader, Device device, Fn&& fn) {
   }
 }
 
-double test_accuracy(nn::Module& model, data::DataLoader& loader, Device device) {
+/// Test accuracy in percent. Distributed, each rank counts its shard and the counts are
+/// summed over the ranks (on the model's device: nccl communicates GPU tensors only).
+double test_accuracy(nn::Module& model, data::DataLoader& loader, Device device,
+                     bool distributed) {
   NoGradGuard no_grad;
   model.eval();
-  Tensor correct = zeros({}, tide::device(device).dtype(kInt64));
+  // [correct, seen], kept on the device so that only the end reads it back.
+  Tensor counts = zeros({2}, tide::device(device).dtype(kInt64));
   int64_t seen = 0;
   for_each_batch(loader, device, [&](const data::Example& batch) {
-    correct += model(normalized(batch.data)).argmax(1).eq(batch.target).sum();
+    counts.select(0, 0).add_(model(normalized(batch.data)).argmax(1).eq(batch.target).sum());
     seen += batch.target.size(0);
   });
   model.train();
-  return seen == 0 ? 0.0 : 100.0 * static_cast<double>(correct.item<int64_t>()) / seen;
+  counts.select(0, 1).fill_(seen);
+  if (distributed) distributed::all_reduce(counts);
+  const std::vector<int64_t> c = counts.cpu().tolist<int64_t>();
+  return c[1] == 0 ? 0.0 : 100.0 * static_cast<double>(c[0]) / static_cast<double>(c[1]);
 }
 
 void print_memory_summaries(std::ostream& out, const TrainPlan& plan) {
@@ -212,26 +219,6 @@ void print_memory_summaries(std::ostream& out, const TrainPlan& plan) {
     out << "\ncuda:" << d << " memory (tide::cuda::memory_summary):\n"
         << cuda::memory_summary(d, /*abbreviated=*/true);
   }
-}
-
-/// Correct predictions and samples seen, summed over the ranks' shards.
-double distributed_accuracy(nn::Module& model, data::DataLoader& loader, Device device) {
-  NoGradGuard no_grad;
-  model.eval();
-  Tensor correct = zeros({}, tide::device(device).dtype(kInt64));
-  int64_t seen = 0;
-  for_each_batch(loader, device, [&](const data::Example& batch) {
-    correct += model(normalized(batch.data)).argmax(1).eq(batch.target).sum();
-    seen += batch.target.size(0);
-  });
-  model.train();
-  // On the model's device: the nccl backend communicates GPU tensors only.
-  Tensor counts = zeros({2}, tide::device(device).dtype(kInt64));
-  counts.select(0, 0).copy_(correct);
-  counts.select(0, 1).fill_(seen);
-  distributed::all_reduce(counts);
-  std::vector<int64_t> c = counts.cpu().tolist<int64_t>();
-  return c[1] == 0 ? 0.0 : 100.0 * static_cast<double>(c[0]) / static_cast<double>(c[1]);
 }
 
 int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out) {
@@ -312,10 +299,10 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out)
     });
     if (since > 0) epoch_loss += window.item<double>();
     bar.finish(done, epoch_loss / static_cast<double>(std::max<int64_t>(batches, 1)));
-    const double accuracy = o.distributed
-                                ? distributed_accuracy(*model, test_loader, plan.device)
-                                : test_accuracy(net, test_loader, plan.device);
-    out << fmt::format("test accuracy: {:.2f}%\n", accuracy);
+    // Distributed, the plain model evaluates (torch's ddp.module): no DDP bookkeeping.
+    nn::Module& evaluated = o.distributed ? static_cast<nn::Module&>(*model) : net;
+    out << fmt::format("test accuracy: {:.2f}%\n",
+                       test_accuracy(evaluated, test_loader, plan.device, o.distributed));
   }
 
   // Every rank holds the same parameters (DDP): rank 0 writes the files.
