@@ -55,7 +55,7 @@ void* device_malloc(int device, size_t nbytes) {
 }
 
 void device_free(int device, void* ptr, size_t nbytes) noexcept {
-  if (Backend* b = backend(kCUDA)) b->free(device, ptr, nbytes);
+  if (Backend* b = backend_for_cleanup(kCUDA)) b->free(device, ptr, nbytes);
 }
 
 }  // namespace tide::runtime
