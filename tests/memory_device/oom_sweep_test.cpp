@@ -152,7 +152,6 @@ class Trainer {
 class Failures {
  public:
   void add(const std::string& what) { out_ << (out_.tellp() > 0 ? "; " : "") << what; }
-  bool empty() { return out_.tellp() == 0; }
   std::string str() const { return out_.str(); }
 
  private:
