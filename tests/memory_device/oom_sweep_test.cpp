@@ -332,6 +332,9 @@ class OomSweep : public ::testing::Test {
     cuda::empty_cache();
     cuda::host_empty_cache();
   }
+  // The last step's kernels finish before the test ends: a process that exits while a
+  // simulated GPU's worker still runs a BLAS kernel can crash as the library unloads.
+  void TearDown() override { synchronize_all(); }
 };
 
 }  // namespace
