@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "tide/error.h"
+
 namespace tide::data::detail {
 
 EpochBatches::EpochBatches(Plan plan)
@@ -54,6 +56,11 @@ void EpochBatches::build(size_t k, int worker, Slot& slot) const {
   };
   try {
     slot.batch = plan_.dataset->get_batch(indices, plan_.pinned);
+  } catch (const OutOfMemoryError& e) {
+    // Kept an OutOfMemoryError, so the training loop's handler for it sees it (a pinned batch
+    // the host could not pin, the OOM sweep's pinned points).
+    slot.error = describe(e.what());
+    slot.out_of_memory = true;
   } catch (const std::exception& e) {
     slot.error = describe(e.what());
   } catch (...) {
@@ -117,7 +124,10 @@ const Example& EpochBatches::get(size_t k) {
       }
     }
   }
-  TIDE_CHECK_T(Error, current_slot_.error.empty(), current_slot_.error);
+  if (TIDE_UNLIKELY(!current_slot_.error.empty())) {
+    if (current_slot_.out_of_memory) throw OutOfMemoryError(current_slot_.error);
+    throw Error(current_slot_.error);
+  }
   return current_slot_.batch;
 }
 

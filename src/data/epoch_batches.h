@@ -36,7 +36,8 @@ class EpochBatches {
   EpochBatches& operator=(const EpochBatches&) = delete;
 
   size_t size() const { return plan_.num_batches; }
-  /// Batch k, built or waited for; raises the tide::Error of a batch that failed. k may not go
+  /// Batch k, built or waited for; raises the tide::Error of a batch that failed (an
+  /// OutOfMemoryError when that is what building it raised). k may not go
   /// back to a batch before the last one asked for; batches skipped over are dropped unread.
   /// One consumer at a time.
   const Example& get(size_t k);
@@ -49,6 +50,7 @@ class EpochBatches {
     bool done = false;
     Example batch;
     std::string error;  // non-empty: the batch failed
+    bool out_of_memory = false;  // ... with an OutOfMemoryError, raised again as one
   };
   static constexpr size_t kNone = static_cast<size_t>(-1);
 

@@ -11,6 +11,7 @@
 
 #include "memory/caching_allocator.h"
 #include "memory/device_upstream.h"
+#include "runtime/fork_safety.h"
 #include "runtime/registry.h"
 #include "runtime/stream_pool.h"
 #include "tide/error.h"
@@ -28,6 +29,7 @@ std::mutex g_create_mutex;  // serializes creation only; lookups are one atomic 
 
 template <int D>
 void free_block(void* block, void* /*ptr*/, size_t /*nbytes*/) {
+  if (TIDE_UNLIKELY(runtime::in_bad_fork())) return;  // the parent's cache (Note [Fork safety])
   g_allocators[D].load(std::memory_order_acquire)->free(static_cast<Block*>(block));
 }
 
@@ -98,6 +100,8 @@ CachingAllocator* device_allocator_if_created(int device) {
 }
 
 DataPtr allocate_device_memory(int device, size_t nbytes, const char* op) {
+  // Before any lock: one a parent's thread held at fork() is never released in the child.
+  if (TIDE_UNLIKELY(runtime::in_bad_fork())) runtime::raise_bad_fork(op != nullptr ? op : "cuda allocator");
   const uint64_t stream = runtime::current_stream_of(device).id();
   const Device where(kCUDA, device);
   // As torch: an empty tensor takes no block, and the allocator does not count it.

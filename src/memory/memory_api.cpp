@@ -7,6 +7,7 @@
 
 #include "memory/caching_allocator.h"
 #include "memory/device_allocators.h"
+#include "runtime/fork_safety.h"
 #include "runtime/registry.h"
 #include "tide/cuda/memory.h"
 #include "tide/error.h"
@@ -175,7 +176,9 @@ int64_t max_memory_cached(int device) {
 }
 
 void empty_cache() {
-  // As torch: a no-op before cuda is used; only allocators that exist hold anything.
+  // As torch: a no-op before cuda is used (only allocators that exist hold anything) and in a
+  // child forked after it was (the cache is the parent's; Note [Fork safety]).
+  if (runtime::in_bad_fork()) return;
   const int count = runtime::backends_initialized() ? runtime::cuda_device_count() : 0;
   for (int d = 0; d < count; ++d) {
     if (memory::CachingAllocator* a = memory::device_allocator_if_created(d)) a->empty_cache();

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/fork_safety.h"
 #include "runtime/registry.h"
 #include "runtime/sanitizer.h"
 #include "tide/cuda/event.h"
@@ -209,6 +210,7 @@ class PinnedAllocator final : public Allocator {
 
   // Called when the last tensor lets go of the block, possibly on a stream's worker thread.
   void free(Block* block) {
+    if (TIDE_UNLIKELY(runtime::in_bad_fork())) return;  // the parent's cache (Note [Fork safety])
     // Its next user is ordered after the streams that used it by this allocator's events
     // (Note [Stream sanitizer] in runtime/sanitizer.h).
     if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) {
@@ -327,6 +329,7 @@ PinnedAllocator* PinnedAllocator::instance_for_release() { return &instance(); }
 Allocator* pinned_allocator() { return &instance(); }
 
 void check_pinned_memory_available(const char* where) {
+  if (TIDE_UNLIKELY(runtime::in_bad_fork())) runtime::raise_bad_fork(where);
   TIDE_CHECK(runtime::cuda_device_count() > 0, "[", where, "] pinned memory needs a cuda device "
              "(real or simulated), but none is available: device_count() is 0 (",
              runtime::cuda_unavailable_reason(), "). Keep the tensor in pageable memory, run on "

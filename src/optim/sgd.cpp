@@ -2,6 +2,7 @@
 
 #include "optim/sgd_step.h"
 #include "optim/state_placement.h"
+#include "optim/step_checks.h"
 #include "tide/autograd.h"
 #include "tide/factories.h"
 
@@ -15,20 +16,39 @@ SGD::SGD(std::vector<Tensor> params, SGDOptions options)
 
 void SGD::step() {
   NoGradGuard no_grad;
+  const char* where = "optim::SGD::step";
   const bool momentum = options_.momentum() != 0;
+  // Note [Optimizer steps are all or nothing] (optimizer.h): first every check and allocation.
+  struct Update {
+    size_t index;
+    Tensor grad;    // contiguous
+    Tensor buffer;  // on the parameter's device; undefined without momentum
+    bool first;     // a fresh buffer: the kernel sets it to the gradient (torch clones it)
+  };
+  std::vector<Update> updates;
+  updates.reserve(params_.size());
   for (size_t i = 0; i < params_.size(); ++i) {
-    Tensor& p = params_[i];
+    const Tensor& p = params_[i];
     const Tensor grad = p.grad();
     if (!grad.defined()) continue;
-    Tensor& buffer = momentum_buffers_[i];
-    const bool first = momentum && !buffer.defined();
-    // The first step writes a fresh buffer (torch clones the gradient); kept only once the
-    // step was accepted, so a rejected step leaves no uninitialized buffer behind.
-    Tensor fresh = first ? empty(p.sizes(), p.options()) : Tensor();  // contiguous, as state must be
-    if (!first) detail::follow_parameter(buffer, p);
-    detail::sgd_step_(p, grad, first ? fresh : buffer, options_, first);
-    if (first) buffer = fresh;
+    detail::check_parameter(p, where);
+    detail::check_like_parameter(grad, p, where, "grad");
+    Update u{i, detail::contiguous_operand(grad), Tensor(), false};
+    if (momentum) {
+      u.first = !momentum_buffers_[i].defined();
+      u.buffer = u.first ? empty(p.sizes(), p.options()) : momentum_buffers_[i];  // contiguous, as state must be
+      detail::follow_parameter(u.buffer, p);
+    }
+    updates.push_back(std::move(u));
+  }
+  // Then the updates, which allocate nothing, and the new state is kept.
+  for (Update& u : updates) {
+    Tensor& p = params_[u.index];
+    detail::sgd_step_(p, u.grad, u.buffer, options_, u.first);
     p.storage().bump_version();
+  }
+  if (momentum) {
+    for (Update& u : updates) momentum_buffers_[u.index] = std::move(u.buffer);
   }
 }
 

@@ -70,7 +70,8 @@ int guard_index(const Device& device) {
 DeviceGuard::DeviceGuard(Device device) : DeviceGuard(guard_index(device)) {}
 
 DeviceGuard::~DeviceGuard() {
-  if (original_ >= 0) runtime::backend(kCUDA)->restore_device(original_);
+  if (original_ < 0) return;
+  if (runtime::Backend* b = runtime::backend_for_cleanup(kCUDA)) b->restore_device(original_);
 }
 
 }  // namespace tide::cuda

@@ -15,7 +15,10 @@ namespace detail {
 struct EventState {
   EventState(bool timing, bool block) : enable_timing(timing), blocking(block) {}
   ~EventState() {
-    if (handle) runtime::backend(kCUDA)->destroy_event(handle);
+    if (handle) {
+      // Note [Fork safety]: a forked child leaves the parent's events alone.
+      if (runtime::Backend* b = runtime::backend_for_cleanup(kCUDA)) b->destroy_event(handle);
+    }
     if (TIDE_UNLIKELY(runtime::sanitizer_enabled())) runtime::sanitizer_event_destroyed(this);
   }
   const bool enable_timing;

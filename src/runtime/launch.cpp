@@ -2,6 +2,7 @@
 
 #include "runtime/backtrace.h"
 #include "runtime/error_channel.h"
+#include "runtime/fork_safety.h"
 #include "runtime/registry.h"
 #include "tide/macros.h"
 #include "tide/scope.h"
@@ -16,10 +17,16 @@ void after_launch(Backend& b, const cuda::Stream& stream) {
   }
 }
 
+// The cuda backend; in a forked child, the error names the op (Note [Fork safety]).
+Backend& backend_for_launch(const char* op) {
+  if (TIDE_UNLIKELY(in_bad_fork())) raise_bad_fork(op != nullptr ? op : "cuda launch");
+  return *backend(kCUDA);
+}
+
 }  // namespace
 
 uint64_t launch(const cuda::Stream& stream, const char* op, Task task) {
-  Backend& b = *backend(kCUDA);
+  Backend& b = backend_for_launch(op);
   if (TIDE_UNLIKELY(async_backtrace_enabled())) task = with_enqueue_backtrace(std::move(task));
   const uint64_t seq =
       b.launch(stream.native_handle(), LaunchInfo{op, Scope::current()}, std::move(task));
@@ -28,7 +35,7 @@ uint64_t launch(const cuda::Stream& stream, const char* op, Task task) {
 }
 
 NativeLaunch::NativeLaunch(const cuda::Stream& stream, const char* op)
-    : backend_(*backend(kCUDA)), stream_(stream) {
+    : backend_(backend_for_launch(op)), stream_(stream) {
   seq_ = backend_.begin_native_launch(stream.native_handle(), LaunchInfo{op, Scope::current()});
 }
 
@@ -55,7 +62,7 @@ void* device_malloc(int device, size_t nbytes) {
 }
 
 void device_free(int device, void* ptr, size_t nbytes) noexcept {
-  if (Backend* b = backend(kCUDA)) b->free(device, ptr, nbytes);
+  if (Backend* b = backend_for_cleanup(kCUDA)) b->free(device, ptr, nbytes);
 }
 
 }  // namespace tide::runtime

@@ -10,6 +10,7 @@
 #include "backends/sim/sim_backend.h"
 #include "runtime/backtrace.h"
 #include "runtime/error_channel.h"
+#include "runtime/fork_safety.h"
 #include "runtime/sanitizer.h"
 #include "runtime/stream_pool.h"
 #include "tide/error.h"
@@ -72,7 +73,12 @@ void initialize() {
   init_error_channel(count);
   init_stream_pools(cuda, count);
   g_backends[slot(kCUDA)] = cuda;
+  if (count > 0) watch_forks();  // Note [Fork safety]
   g_initialized.store(true, std::memory_order_release);
+}
+
+void start() {
+  if (TIDE_UNLIKELY(!g_initialized.load(std::memory_order_acquire))) register_builtin_backends();
 }
 
 }  // namespace
@@ -80,17 +86,27 @@ void initialize() {
 void register_builtin_backends() { std::call_once(g_once, initialize); }
 
 Backend* backend(DeviceType type) {
-  if (TIDE_UNLIKELY(!g_initialized.load(std::memory_order_acquire))) register_builtin_backends();
+  start();
+  if (TIDE_UNLIKELY(in_bad_fork()) && type == kCUDA) raise_bad_fork("cuda");
+  return g_backends[slot(type)];
+}
+
+Backend* backend_for_cleanup(DeviceType type) noexcept {
+  if (!g_initialized.load(std::memory_order_acquire)) return nullptr;
+  if (TIDE_UNLIKELY(in_bad_fork()) && type == kCUDA) return nullptr;
   return g_backends[slot(type)];
 }
 
 int cuda_device_count() {
-  Backend* b = backend(kCUDA);
+  start();
+  Backend* b = g_backends[slot(kCUDA)];  // answers in a forked child too (Note [Fork safety])
   return b ? b->device_count() : 0;
 }
 
 Backend& cuda_backend(const char* fn) {
-  Backend* b = backend(kCUDA);
+  start();
+  if (TIDE_UNLIKELY(in_bad_fork())) raise_bad_fork(fn);
+  Backend* b = g_backends[slot(kCUDA)];
   TIDE_CHECK(b != nullptr && b->device_count() > 0, "[", fn,
              "] no cuda device is available: device_count() is 0 (", cuda_unavailable_reason(),
              "). Set TIDE_SIM_DEVICES=N to simulate N GPUs, or check cuda::is_available() "
@@ -113,17 +129,17 @@ int check_cuda_device(int device, const char* fn) {
 bool real_cuda_devices_present() { return backends::real_cuda_device_count() > 0; }
 
 bool native_kernels() {
-  backend(kCUDA);
+  start();
   return g_native_kernels;
 }
 
 bool launch_blocking() {
-  backend(kCUDA);
+  start();
   return g_launch_blocking;
 }
 
 const std::string& cuda_unavailable_reason() {
-  backend(kCUDA);
+  start();
   return g_unavailable_reason;
 }
 

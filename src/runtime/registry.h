@@ -22,10 +22,17 @@ namespace tide::runtime {
 void register_builtin_backends();
 
 /// The backend serving `type`, or nullptr if none (cuda without devices). Starts backends.
+/// Raises tide::Error for cuda in a child forked after the cuda runtime started (Note [Fork
+/// safety] in fork_safety.h).
 Backend* backend(DeviceType type);
-/// The cuda backend; raises tide::Error (starting with "[fn] ") when no cuda device exists.
+/// For destructors and other cleanup: the started backend serving `type`, or nullptr when
+/// none is started or (cuda) in a forked child, where the device work to clean up is the
+/// parent's. Never throws and starts nothing.
+Backend* backend_for_cleanup(DeviceType type) noexcept;
+/// The cuda backend; raises tide::Error (starting with "[fn] ") when no cuda device exists or
+/// in a forked child (Note [Fork safety]).
 Backend& cuda_backend(const char* fn);
-/// Number of cuda devices; 0 without a backend.
+/// Number of cuda devices; 0 without a backend. Answers in a forked child too.
 int cuda_device_count();
 /// Resolves -1 to the current device and checks that `device` exists; raises tide::Error
 /// naming the device count otherwise.

@@ -68,9 +68,10 @@ StreamGuard::StreamGuard(const Stream& stream)
 }
 
 StreamGuard::~StreamGuard() {
+  runtime::Backend* b = runtime::backend_for_cleanup(kCUDA);
+  if (b == nullptr) return;  // a forked child (Note [Fork safety])
   runtime::set_current_stream(original_stream_);
-  runtime::Backend& b = *runtime::backend(kCUDA);
-  b.restore_device(original_device_);  // noexcept, and a no-op when nothing changed
+  b->restore_device(original_device_);  // noexcept, and a no-op when nothing changed
 }
 
 }  // namespace tide::cuda

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "runtime/fork_safety.h"
 #include "tide/error.h"
 
 namespace tide::runtime {
@@ -38,6 +39,7 @@ StreamHandle pool_handle(int device, int priority_class, int index) {
   std::atomic<StreamHandle>& slot = p.streams[priority_class][index];
   StreamHandle h = slot.load(std::memory_order_acquire);
   if (h != nullptr) return h;
+  if (TIDE_UNLIKELY(in_bad_fork())) raise_bad_fork("cuda::Stream");  // Note [Fork safety]
   std::lock_guard<std::mutex> lock(p.create_mutex);
   h = slot.load(std::memory_order_relaxed);
   if (h == nullptr) {

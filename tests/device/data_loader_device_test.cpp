@@ -109,6 +109,33 @@ TEST(DataLoaderDevice, PinnedBatchesCopyToTheDeviceWithoutBlockingTheHost) {
   EXPECT_TRUE(test::same_bits(numbered(8)->data().narrow(0, 0, 4), on_device[0]));
 }
 
+TEST(DataLoaderDevice, ABatchTheHostCannotPinRaisesOutOfMemoryErrorAndTheOthersStillCome) {
+  TIDE_REQUIRE_DEVICES(1);
+  for (int workers : {0, 2}) {
+    SCOPED_TRACE(std::to_string(workers) + " workers");
+    DataLoader loader(numbered(12), DataLoaderOptions().batch_size(4).pin_memory(true).num_workers(workers));
+    // The first pinned allocation of the epoch fails: with workers, batch 0's or batch 1's.
+    cuda::inject_pinned_oom_at(1);
+    int failed = 0;
+    std::vector<int64_t> seen;
+    for (auto it = loader.begin(); it != loader.end(); ++it) {
+      try {
+        const auto t = it->target.tolist<int64_t>();
+        seen.insert(seen.end(), t.begin(), t.end());
+      } catch (const OutOfMemoryError& e) {
+        // An OutOfMemoryError still, so a training loop's handler for it sees it.
+        ++failed;
+        EXPECT_THAT(e.what(), AllOf(HasSubstr("[DataLoader] batch "), HasSubstr("of epoch 0"),
+                                    HasSubstr("[pinned allocator] could not allocate"),
+                                    HasSubstr("injected")));
+      }
+    }
+    cuda::inject_pinned_oom_at(0);
+    EXPECT_EQ(failed, 1);
+    EXPECT_EQ(seen.size(), 8u) << "the two other batches arrive";
+  }
+}
+
 TEST(DevicePrefetcher, BatchesArriveOnTheDeviceWithTheLoadersValues) {
   TIDE_REQUIRE_DEVICES(1);
   const Device dev = cuda_device(last_device());

@@ -2,11 +2,14 @@
 // tests/optim/trajectory_vs_libtorch_test.cpp) give the cpu's parameters after every step
 // (test::matches_cpu: bit for bit on simulated GPUs); a step is one launch on the parameter's
 // device's current stream, whatever device is current, and returns before it runs; gradient
-// and state must live on the parameter's device.
+// and state must live on the parameter's device; a step that runs out of memory changes
+// nothing (Note [Optimizer steps are all or nothing] in tide/optim/optimizer.h).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,7 @@
 #include "support/sim_streams.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
+#include "tide/optim.h"
 #include "tide/random.h"
 
 using namespace tide;
@@ -132,4 +136,82 @@ TEST(FusedOptim, RejectsAGradientOrStateOnAnotherDeviceNamingBoth) {
   Tensor far = zeros({4}, TensorOptions(Device(kCUDA, 1)));
   EXPECT_THAT(error_of([&] { sgd_step_(p, zeros_like(p), far, SGDOptions(0.1).momentum(0.9), false); }),
               HasSubstr("expected momentum_buffer on the parameter's device cuda:0, found it on cuda:1"));
+}
+
+namespace {
+
+/// Three parameters on cuda:0 with gradients, one of them strided (read through a contiguous
+/// copy): the same values for every call.
+std::vector<Tensor> parameters_with_grads() {
+  manual_seed(5);
+  const Device d = cuda_device(0);
+  std::vector<Tensor> params{randn({3, 4}).to(d), randn({5}).to(d), randn({4, 3}).to(d)};
+  for (Tensor& p : params) p.requires_grad_();
+  params[0].mutable_grad() = randn({3, 4}).to(d);
+  params[1].mutable_grad() = randn({5}).to(d);
+  params[2].mutable_grad() = randn({3, 4}).to(d).t();  // strided
+  return params;
+}
+
+std::vector<Tensor> values(const std::vector<Tensor>& params) {
+  std::vector<Tensor> out;
+  for (const Tensor& p : params) out.push_back(p.detach().cpu());
+  return out;
+}
+
+/// For every allocation k of an optimizer's first step: with the k-th failing, step() raises
+/// OutOfMemoryError and leaves every parameter as it was; the next step() then gives a clean
+/// first step's values, and a second step a clean second step's (the state was not touched).
+void expect_all_or_nothing(const std::function<std::unique_ptr<optim::Optimizer>(std::vector<Tensor>)>& make) {
+  std::vector<std::vector<Tensor>> expected;
+  int64_t allocations = 0;
+  {
+    const std::vector<Tensor> params = parameters_with_grads();
+    const auto opt = make(params);
+    cuda::synchronize(0);
+    const int64_t before = cuda::memory_stats(0).at("allocation.all.allocated");
+    opt->step();
+    allocations = cuda::memory_stats(0).at("allocation.all.allocated") - before;
+    expected.push_back(values(params));
+    opt->step();
+    expected.push_back(values(params));
+  }
+  ASSERT_GT(allocations, 0) << "a first step makes its state";
+  for (int64_t k = 1; k <= allocations; ++k) {
+    SCOPED_TRACE("allocation " + std::to_string(k) + " of " + std::to_string(allocations) + " fails");
+    const std::vector<Tensor> params = parameters_with_grads();
+    const std::vector<Tensor> initial = values(params);
+    const auto opt = make(params);
+    cuda::inject_oom_at(k, 0);
+    EXPECT_THROW(opt->step(), OutOfMemoryError);
+    cuda::inject_oom_at(0, 0);
+    const std::vector<Tensor> after_failure = values(params);
+    for (size_t i = 0; i < params.size(); ++i) {
+      EXPECT_TRUE(test::same_bits(initial[i], after_failure[i])) << "parameter " << i << " changed";
+    }
+    opt->step();
+    for (size_t i = 0; i < params.size(); ++i) {
+      EXPECT_TRUE(test::same_bits(expected[0][i], params[i])) << "first step, parameter " << i;
+    }
+    opt->step();
+    for (size_t i = 0; i < params.size(); ++i) {
+      EXPECT_TRUE(test::same_bits(expected[1][i], params[i])) << "second step, parameter " << i;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(FusedOptim, AnSgdStepThatRunsOutOfMemoryChangesNothingAndCanBeRetried) {
+  TIDE_REQUIRE_DEVICES(1);
+  expect_all_or_nothing([](std::vector<Tensor> params) {
+    return std::make_unique<optim::SGD>(std::move(params), SGDOptions(0.1).momentum(0.9));
+  });
+}
+
+TEST(FusedOptim, AnAdamStepThatRunsOutOfMemoryChangesNothingAndCanBeRetried) {
+  TIDE_REQUIRE_DEVICES(1);
+  expect_all_or_nothing([](std::vector<Tensor> params) {
+    return std::make_unique<optim::Adam>(std::move(params), AdamOptions(0.1).amsgrad(true));
+  });
 }

@@ -34,8 +34,9 @@ class EpochBatches;
 // contents depend only on the order (above), so a run is deterministic whatever the thread
 // timing. With num_workers = 0 the consumer's thread builds each batch when it is first
 // dereferenced. An exception while building batch k reaches the consumer when it dereferences
-// batch k, as a tide::Error naming the batch, the sample and the original message; the epoch
-// goes on (the next batch can be read). Workers stop and are joined when the last iterator of
+// batch k, as a tide::Error naming the batch, the sample and the original message (an
+// OutOfMemoryError, such as a batch the host could not pin, stays an OutOfMemoryError, so a
+// training loop's handler for it sees it); the epoch goes on (the next batch can be read). Workers stop and are joined when the last iterator of
 // the epoch is destroyed (a `break` out of the loop included): a worker finishes the batch it
 // is building first, nothing else is waited for.
 //

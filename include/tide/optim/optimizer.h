@@ -16,6 +16,15 @@ namespace tide::optim {
 /// fused launch per parameter on the parameter's device's current stream (Note [Fused
 /// optimizer steps]) and marks the parameter modified in place (its version counter), so a
 /// graph that saved it before the step refuses to backward through the stale value.
+///
+/// Note [Optimizer steps are all or nothing]: step() first checks every parameter and makes
+/// every tensor the updates need (new state, state moved to its parameter's device, contiguous
+/// gradients), then launches the updates, which allocate nothing, then keeps the new state. So
+/// an OutOfMemoryError or a misuse error leaves every parameter and all state as before the
+/// call, and a training loop that catches the error can free memory and run the step again
+/// (tests/memory_device/oom_sweep_test.cpp); torch's per-parameter loop leaves the parameters
+/// before the failing one updated. One exception: a strided (non-contiguous) parameter is
+/// updated through a contiguous copy made at its turn (Note [Fused optimizer steps]).
 class Optimizer {
  public:
   virtual ~Optimizer() = default;
