@@ -50,7 +50,7 @@ TEST_P(DeviceBadSpec, RaisesErrorNamingSpecAndAcceptedForms) {
     Device d(spec);
     FAIL() << "expected tide::Error for '" << spec << "'";
   } catch (const Error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("'" + spec + "'"));
+    EXPECT_THAT(e.what(), HasSubstr("[Device] invalid device string '" + spec + "'"));
     EXPECT_THAT(e.what(), HasSubstr("'cuda:N'"));
     EXPECT_THAT(e.what(), HasSubstr("'cpu'"));
   }

@@ -288,7 +288,8 @@ TEST(TideLaunch, AMissingHostfileOrNoCommandIsMisuse) {
   CliResult r = tide::test::run_cli(
       {"launch", "-n", "2", "--hostfile", "/nonexistent/hosts", "--", "tide", "info"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, HasSubstr("--hostfile /nonexistent/hosts: no such file"));
+  EXPECT_THAT(r.err, HasSubstr("--hostfile /nonexistent/hosts: no such file; write one line per "
+                               "machine"));
   CliResult none = tide::test::run_cli({"launch", "-n", "2"});
   EXPECT_NE(none.code, 0);
   CliResult zero = tide::test::run_cli({"launch", "-n", "0", "--", "tide", "info"});
