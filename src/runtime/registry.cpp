@@ -28,6 +28,7 @@ std::optional<int> g_sim_override;
 bool g_launch_blocking = false;
 bool g_native_kernels = false;
 std::string g_unavailable_reason;
+sim::SimBackend* g_sim_at_exit = nullptr;
 
 size_t slot(DeviceType type) { return static_cast<size_t>(type); }
 
@@ -46,7 +47,15 @@ void initialize() {
 
   Backend* cuda = nullptr;
   if (config) {
-    cuda = new sim::SimBackend(std::move(*config));
+    auto* sim = new sim::SimBackend(std::move(*config));
+    cuda = sim;
+    // Stop the simulated streams' workers before exit unloads what their tasks call into
+    // (Note [Simulated streams at exit]). Registered once: the backend is chosen once.
+    g_sim_at_exit = sim;
+    // A forked child inherits the handler but not the workers (Note [Fork safety]): skip it.
+    std::atexit([] {
+      if (!in_bad_fork()) g_sim_at_exit->quiesce_for_exit();
+    });
     const int asked = static_cast<sim::SimBackend*>(cuda)->config().physical_devices;
     if (asked == 0) {
       g_unavailable_reason = "TIDE_SIM_DEVICES=0 asks for no simulated GPU";

@@ -66,6 +66,23 @@ SimBackend::SimBackend(SimConfig config) : config_(std::move(config)) {
 
 SimBackend::~SimBackend() = default;
 
+void SimBackend::quiesce_for_exit() {
+  std::vector<SimStream*> all;
+  for (auto& device : devices_) {
+    std::lock_guard<std::mutex> lock(device->streams_mutex);
+    for (auto& stream : device->streams) all.push_back(stream.get());
+  }
+  for (SimStream* stream : all) stream->begin_exit();
+  // A task that never returns (user code blocked on something exit will not provide) must not
+  // hang the exit: after the bound the process exits as it did before this existed.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (SimStream* stream : all) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || !stream->wait_idle_for_exit(left)) break;
+  }
+}
+
 int SimBackend::current_device() const { return t_current_device; }
 
 void SimBackend::set_device(int device) { t_current_device = device; }

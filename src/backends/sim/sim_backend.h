@@ -58,6 +58,10 @@ class SimBackend final : public runtime::Backend {
   int physical_ordinal(int device) const { return config_.visible[static_cast<size_t>(device)]; }
   const SimConfig& config() const { return config_; }
 
+  /// At process exit (registered by the registry, which never destroys backends): every
+  /// stream finishes its running task and starts no other (Note [Simulated streams at exit]).
+  void quiesce_for_exit();
+
   /// Testing hooks (testing/sim_hooks.h).
   static void hold(runtime::StreamHandle stream);
   static void release(runtime::StreamHandle stream);

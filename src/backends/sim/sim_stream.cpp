@@ -45,8 +45,22 @@ bool SimStream::done_through(uint64_t seq) {
 void SimStream::wait_through(uint64_t seq) {
   std::unique_lock<std::mutex> lock(mutex_);
   ++waiters_;
-  done_cv_.wait(lock, [&] { return completed_ >= seq; });
+  done_cv_.wait(lock, [&] { return completed_ >= seq || exiting_; });
   --waiters_;
+}
+
+void SimStream::begin_exit() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    exiting_ = true;
+  }
+  work_cv_.notify_all();
+  done_cv_.notify_all();
+}
+
+bool SimStream::wait_idle_for_exit(std::chrono::milliseconds bound) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return done_cv_.wait_for(lock, bound, [&] { return !running_; });
 }
 
 void SimStream::hold() {
@@ -66,10 +80,12 @@ void SimStream::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     worker_sleeping_ = true;
-    work_cv_.wait(lock, [&] { return stopping_ || (!held_ && !queue_empty()); });
+    work_cv_.wait(lock, [&] { return stopping_ || exiting_ || (!held_ && !queue_empty()); });
     worker_sleeping_ = false;
+    if (exiting_) return;  // Note [Simulated streams at exit]: queued work is dropped
     if (held_ || queue_empty()) return;  // stopping, and nothing that may run is left
     Item item = pop();
+    running_ = true;
     runtime::ExecutingTask executing{device_, id_, item.seq, ring_.find(item.seq)};
     lock.unlock();
     {
@@ -85,7 +101,8 @@ void SimStream::run() {
     item.task = nullptr;  // release captures before completion is visible
     lock.lock();
     completed_ = item.seq;
-    if (waiters_ > 0) done_cv_.notify_all();
+    running_ = false;
+    if (waiters_ > 0 || exiting_) done_cv_.notify_all();
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // SimStream: one simulated cuda stream, a worker thread running its tasks in FIFO order.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <vector>
@@ -44,6 +45,16 @@ class SimStream {
   void hold();
   void release();
 
+  /// Note [Simulated streams at exit]: the process is exiting. The worker finishes the task
+  /// it is running and starts no other (queued work is dropped, as a GPU's context is torn
+  /// down at exit), and waits on other streams stop waiting. Without this the workers run on
+  /// during exit and a task can be inside a library (OpenBLAS) that exit is unloading.
+  /// Two steps, so that a task waiting on another stream is released before anyone waits:
+  /// begin_exit on every stream, then wait_idle_for_exit on each.
+  void begin_exit();
+  /// Waits (at most `bound`) until the worker runs no task; false when the bound passed.
+  bool wait_idle_for_exit(std::chrono::milliseconds bound);
+
   int device() const { return device_; }
   uint64_t id() const { return id_; }
   int priority() const { return priority_; }
@@ -76,6 +87,8 @@ class SimStream {
   uint64_t completed_ = 0;
   bool held_ = false;
   bool stopping_ = false;
+  bool exiting_ = false;  // Note [Simulated streams at exit]
+  bool running_ = false;  // the worker is inside a task
   std::thread worker_;  // last: starts after every other member exists
 };
 
