@@ -27,6 +27,19 @@ Tensor make_view(const Tensor& t, DimVector sizes, DimVector strides, int64_t of
   return view;
 }
 
+// Note [Views of empty tensors]: a tensor with a zero size can have strides whose products
+// with its sizes or indices overflow int64 (contiguous_strides wraps them: reshaping an empty
+// tensor to [11, INT64_MAX, 0] gives stride INT64_MAX to dim 0). It addresses no element, and
+// neither does any view of it, so where such a product would overflow the view keeps its
+// base's offset or a stride of 1 instead of overflowing. A tensor with elements never gets
+// there: every element it addresses lies inside its storage.
+int64_t shifted_offset(int64_t offset, int64_t index, int64_t stride) {
+  int64_t shift = 0, shifted = 0;
+  if (__builtin_mul_overflow(index, stride, &shift) || __builtin_add_overflow(offset, shift, &shifted))
+    return offset;
+  return shifted;
+}
+
 // Resolves a single -1 in `shape` against numel, checking compatibility (torch's infer_size).
 // The product of the known sizes is checked for overflow: a wrapped product could otherwise
 // match numel (Note [Size overflow]).
@@ -128,9 +141,9 @@ Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
-  if (dim() == 0) return reshape({1});
-  int64_t s = wrap_dim(start_dim, dim(), "Tensor::flatten");
+  int64_t s = wrap_dim(start_dim, dim(), "Tensor::flatten");  // a 0-dim tensor accepts 0 and -1
   int64_t e = wrap_dim(end_dim, dim(), "Tensor::flatten");
+  if (dim() == 0) return reshape({1});
   TIDE_CHECK(s <= e, "[Tensor::flatten] start_dim (", start_dim, ") cannot come after end_dim (",
              end_dim, ")");
   std::vector<int64_t> shape;
@@ -194,10 +207,14 @@ Tensor Tensor::slice(int64_t dim_, std::optional<int64_t> start, std::optional<i
   int64_t e = stop ? clampi(*stop) : n;
   if (e < b) e = b;
   DimVector sizes = impl_->sizes, strides = impl_->strides;
-  sizes[d] = (e - b + step - 1) / step;
-  strides[d] *= step;
+  // ceil((e - b) / step) and stride * step without int64 overflow for steps near INT64_MAX:
+  // a product that overflows belongs to a dim of at most one element, where it never
+  // multiplies an index, so that dim keeps its stride.
+  sizes[d] = e == b ? 0 : 1 + (e - b - 1) / step;
+  int64_t stride = 0;
+  if (!__builtin_mul_overflow(strides[d], step, &stride)) strides[d] = stride;
   return make_view(*this, std::move(sizes), std::move(strides),
-                   impl_->offset + b * impl_->strides[d]);
+                   shifted_offset(impl_->offset, b, impl_->strides[d]));
 }
 
 Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
@@ -222,7 +239,7 @@ Tensor Tensor::select(int64_t dim_, int64_t index) const {
              " is out of bounds for dimension ", d, " with size ", n);
   if (index < 0) index += n;
   DimVector sizes = impl_->sizes, strides = impl_->strides;
-  int64_t offset = impl_->offset + index * strides[d];
+  int64_t offset = shifted_offset(impl_->offset, index, strides[d]);
   sizes.erase(d);
   strides.erase(d);
   return make_view(*this, std::move(sizes), std::move(strides), offset);
@@ -254,7 +271,10 @@ Tensor Tensor::unsqueeze(int64_t dim_) const {
   if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::unsqueeze(*this, dim_);
   int64_t d = wrap_dim(dim_, dim() + 1, "Tensor::unsqueeze");
   DimVector sizes = impl_->sizes, strides = impl_->strides;
-  int64_t st = d >= dim() ? 1 : sizes[d] * strides[d];
+  // Note [Views of empty tensors]: an overflowing product only comes from a tensor without
+  // elements, where any stride serves.
+  int64_t st = 1;
+  if (d < dim() && __builtin_mul_overflow(sizes[d], strides[d], &st)) st = 1;
   sizes.insert(d, 1);
   strides.insert(d, st);
   return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
@@ -274,8 +294,8 @@ Tensor Tensor::squeeze() const {
 
 Tensor Tensor::squeeze(int64_t dim_) const {
   if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::squeeze(*this, dim_);
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::squeeze");  // a 0-dim tensor accepts 0 and -1
   if (dim() == 0) return make_view(*this, {}, {}, impl_->offset);
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::squeeze");
   if (impl_->sizes[d] != 1) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
   DimVector sizes = impl_->sizes, strides = impl_->strides;
   sizes.erase(d);
@@ -352,7 +372,7 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_) const {
   TIDE_CHECK(chunks > 0, "[Tensor::chunk] chunk expects `chunks` to be greater than 0, got: ", chunks);
   int64_t d = wrap_dim(dim_, dim(), "Tensor::chunk");
   int64_t n = impl_->sizes[d];
-  int64_t split_size = (n + chunks - 1) / chunks;
+  int64_t split_size = n == 0 ? 0 : 1 + (n - 1) / chunks;  // ceil(n / chunks), for any chunks
   if (split_size == 0 && n == 0) {
     std::vector<int64_t> sizes(static_cast<size_t>(chunks), 0);
     return split(sizes, d);
