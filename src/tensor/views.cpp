@@ -1,9 +1,10 @@
 // View ops: new geometry over the same storage. No data moves here, except reshape of a
 // tensor whose strides cannot express the new shape (then it copies, as torch).
 
-#include <numeric>
+#include <algorithm>
 
 #include "autograd/hooks.h"
+#include "tensor/checked_size.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
@@ -84,9 +85,9 @@ bool compute_view_strides(const DimVector& old_sizes, const DimVector& old_strid
     for (int64_t i = 0; i < new_sizes.size(); ++i) new_strides[i] = 1;
     return true;
   }
-  int64_t numel = 1;
-  for (int64_t s : old_sizes) numel *= s;
-  if (numel == 0) {
+  // Without elements (the product of the other sizes may overflow: Note [Views of empty
+  // tensors]), any shape of as many elements is a view.
+  if (std::find(old_sizes.begin(), old_sizes.end(), 0) != old_sizes.end()) {
     new_strides = detail::contiguous_strides(new_sizes);
     return true;
   }
@@ -148,8 +149,13 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
              end_dim, ")");
   std::vector<int64_t> shape;
   for (int64_t d = 0; d < s; ++d) shape.push_back(impl_->sizes[d]);
-  int64_t flat = 1;
-  for (int64_t d = s; d <= e; ++d) flat *= impl_->sizes[d];
+  // Only a tensor without elements has dims whose product overflows (Note [Views of empty
+  // tensors]); a zero among them makes it 0.
+  const DimVector flattened(impl_->sizes.begin() + s, impl_->sizes.begin() + e + 1);
+  int64_t flat = 0;
+  TIDE_CHECK(!detail::numel_overflows(flattened, flat), "[Tensor::flatten] flattening dims ", s, " to ", e,
+             " of a tensor of shape ", detail::shape_str(impl_->sizes),
+             " gives a size that does not fit in int64 (their product overflows)");
   shape.push_back(flat);
   for (int64_t d = e + 1; d < dim(); ++d) shape.push_back(impl_->sizes[d]);
   return reshape(shape);
@@ -224,7 +230,7 @@ Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
   TIDE_CHECK(start >= -n && start <= n, "[Tensor::narrow] start (", start,
              ") is out of bounds for dimension ", d, " of size ", n);
   if (start < 0) start += n;
-  TIDE_CHECK(length >= 0 && start + length <= n, "[Tensor::narrow] start (", start,
+  TIDE_CHECK(length >= 0 && length <= n - start, "[Tensor::narrow] start (", start,
              ") + length (", length, ") exceeds dimension size (", n, ")");
   return slice(d, start, start + length, 1);
 }
@@ -346,21 +352,32 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim_) const {
     out.push_back(*this);
     return out;
   }
-  for (int64_t s = 0; s < n; s += split_size) out.push_back(narrow(d, s, std::min(split_size, n - s)));
+  // Steps of at most n - s: s + split_size could overflow near INT64_MAX (a long dim of an
+  // empty tensor).
+  for (int64_t s = 0; s < n;) {
+    const int64_t length = std::min(split_size, n - s);
+    out.push_back(narrow(d, s, length));
+    s += length;
+  }
   return out;
 }
 
 std::vector<Tensor> Tensor::split(std::vector<int64_t> split_sizes, int64_t dim_) const {
   TIDE_CHECK(dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
   int64_t d = wrap_dim(dim_, dim(), "Tensor::split");
-  int64_t total = std::accumulate(split_sizes.begin(), split_sizes.end(), int64_t{0});
-  TIDE_CHECK(total == impl_->sizes[d], "[Tensor::split] split_with_sizes expects split_sizes to sum "
+  // Non-negative sizes first, so that their sum can only overflow upwards.
+  int64_t total = 0;
+  bool overflow = false;
+  for (int64_t len : split_sizes) {
+    TIDE_CHECK(len >= 0, "[Tensor::split] split_sizes must be non-negative, got ", len);
+    overflow |= __builtin_add_overflow(total, len, &total);
+  }
+  TIDE_CHECK(!overflow && total == impl_->sizes[d], "[Tensor::split] split_with_sizes expects split_sizes to sum "
              "exactly to ", impl_->sizes[d], " (input tensor's size at dimension ", d,
-             "), but got split_sizes summing to ", total);
+             "), but got split_sizes summing to ", overflow ? "more than int64 holds" : std::to_string(total));
   std::vector<Tensor> out;
   int64_t s = 0;
   for (int64_t len : split_sizes) {
-    TIDE_CHECK(len >= 0, "[Tensor::split] split_sizes must be non-negative, got ", len);
     out.push_back(narrow(d, s, len));
     s += len;
   }

@@ -259,7 +259,7 @@ bool apply_op(Input& in, Tensor& t, Model& m) {
   std::string what;
   bool may_refuse = false;  // view(): a valid shape its strides cannot express
 
-  switch (in.byte() % 14) {
+  switch (in.byte() % 15) {
     case 0:
     case 1: {
       const bool is_view = in.byte() % 2 == 0;
@@ -422,11 +422,14 @@ bool apply_op(Input& in, Tensor& t, Model& m) {
       what = "flatten(" + std::to_string(s) + ", " + std::to_string(e) + ")";
       const auto ws = wrap(s, nd), we = wrap(e, nd);
       if (ws && we && *ws <= *we) {
-        if (nd == 0) {
+        // The flattened size must fit in int64 (only an empty tensor's dims can overflow).
+        const auto flat = nd == 0 ? std::optional<int64_t>(1)
+                                  : numel_of(Shape(m.shape.begin() + *ws, m.shape.begin() + *we + 1));
+        if (flat && nd == 0) {
           next = reshaped(m, {1});
-        } else {
+        } else if (flat) {
           Shape shape(m.shape.begin(), m.shape.begin() + *ws);
-          shape.push_back(*numel_of(Shape(m.shape.begin() + *ws, m.shape.begin() + *we + 1)));
+          shape.push_back(*flat);
           shape.insert(shape.end(), m.shape.begin() + *we + 1, m.shape.end());
           next = reshaped(m, shape);
         }
@@ -442,6 +445,8 @@ bool apply_op(Input& in, Tensor& t, Model& m) {
         const int64_t n = size_at(*d);
         if (split_size > 0 || (split_size == 0 && n == 0)) {
           const int64_t pieces = n == 0 ? 1 : 1 + (n - 1) / split_size;
+          // One tensor per piece, as torch: a dim of an empty tensor can be too long for that.
+          if (pieces > kMaxModelNumel) return false;
           const int64_t k = pick % pieces;
           const int64_t b = n == 0 ? 0 : k * split_size;
           Shape shape = m.shape;
@@ -451,6 +456,39 @@ bool apply_op(Input& in, Tensor& t, Model& m) {
       }
       op = [&t, split_size, dim, pick] {
         const std::vector<Tensor> pieces = t.split(split_size, dim);
+        return pieces.at(pick % pieces.size());
+      };
+      break;
+    }
+    case 13: {
+      const Shape split_sizes = int_list(in);
+      const int64_t dim = in.small_or_edge();
+      const uint8_t pick = in.byte();
+      what = "split(" + str(split_sizes) + ", " + std::to_string(dim) + ")[" + std::to_string(pick) + " % pieces]";
+      if (split_sizes.empty()) {  // no pieces: valid only for a dim of size 0
+        const auto d = wrap(dim, nd);
+        const bool valid = d && nd > 0 && size_at(*d) == 0;
+        std::vector<Tensor> pieces;
+        const bool made = accepted([&] { pieces = t.split(split_sizes, dim); });
+        if (made != valid || !pieces.empty()) fail(what, made ? " was accepted" : " was refused");
+        return true;
+      }
+      Wide total = 0;
+      bool valid = true;
+      for (int64_t len : split_sizes) {
+        valid = valid && len >= 0;
+        total += len;
+      }
+      if (auto d = wrap(dim, nd); d && nd > 0 && valid && total == size_at(*d)) {
+        const size_t k = pick % split_sizes.size();
+        int64_t b = 0;
+        for (size_t i = 0; i < k; ++i) b += split_sizes[i];
+        Shape shape = m.shape;
+        shape[*d] = split_sizes[k];
+        next = gather(m, shape, [&](Shape i) { i[*d] += b; return i; });
+      }
+      op = [&t, split_sizes, dim, pick] {
+        const std::vector<Tensor> pieces = t.split(split_sizes, dim);
         return pieces.at(pick % pieces.size());
       };
       break;
@@ -467,6 +505,7 @@ bool apply_op(Input& in, Tensor& t, Model& m) {
         const int64_t n = size_at(*d);
         const int64_t split_size = n == 0 ? 0 : 1 + (n - 1) / chunks;  // ceil(n / chunks)
         const int64_t pieces = n == 0 ? chunks : 1 + (n - 1) / split_size;
+        if (pieces > kMaxModelNumel) return false;  // a long dim of an empty tensor, as in split
         const int64_t k = pick % pieces;
         const int64_t b = k * split_size;
         Shape shape = m.shape;
