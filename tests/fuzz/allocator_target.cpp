@@ -82,10 +82,12 @@ class Run {
     const uint8_t setup = in_.byte();
     static const char* const kConfigs[] = {
         "", "roundup_power2_divisions:4", "max_split_size_mb:40",
-        "roundup_power2_divisions:[1:2,4:8,>:1],max_split_size_mb:30"};
-    config_ = AllocatorConfig::parse(kConfigs[setup % 4]);
-    capacity_ = static_cast<int64_t>((64 + (setup / 4 % 4) * 32) * kMiB);
+        "roundup_power2_divisions:[1:2,4:8,>:1],max_split_size_mb:30",
+        "garbage_collection_threshold:0.5"};  // acts once a memory fraction is set
+    config_ = AllocatorConfig::parse(kConfigs[setup % std::size(kConfigs)]);
+    capacity_ = static_cast<int64_t>((64 + (setup / std::size(kConfigs) % 4) * 32) * kMiB);
     dev_.emplace(capacity_, config_);
+    stats_ = dev_->alloc->stats();
   }
 
   void run() {
@@ -104,6 +106,7 @@ class Run {
     for (const Live& l : live_) dev_->alloc->free(l.block);
     live_.clear();
     dev_->alloc->empty_cache();
+    fresh_ = false;
     pending_.clear();
     check();
     if (dev_->up->raw_in_use() != 0)
@@ -112,7 +115,15 @@ class Run {
   }
 
  private:
-  int64_t stat(const char* key) { return dev_->stat(key); }
+  // One of the allocator's stats now. Building the map is a large part of each step's cost:
+  // it is rebuilt only after the allocator was called.
+  int64_t stat(const char* key) {
+    if (!fresh_) {
+      stats_ = dev_->alloc->stats();
+      fresh_ = true;
+    }
+    return stats_.at(key);
+  }
 
   size_t request_size() {
     static constexpr size_t kEdges[] = {0, 1, 511, 512, 513, kMiB - 1, kMiB, kMiB + 1, 10 * kMiB - 1,
@@ -141,6 +152,7 @@ class Run {
     } catch (const OutOfMemoryError&) {
       ++ooms_;
     }
+    fresh_ = false;
     // fail_next(k) makes the device's next k raw mallocs fail; this malloc made `calls`.
     const int calls = dev_->up->malloc_calls - calls_before;
     const bool device_forced = calls > 0 && device_failures_left_ >= calls;
@@ -181,6 +193,7 @@ class Run {
     Live l = std::move(live_[i]);
     live_.erase(live_.begin() + static_cast<std::ptrdiff_t>(i));
     dev_->alloc->free(l.block);
+    fresh_ = false;
     if (!l.used_on.empty()) pending_.push_back({l.ptr, l.size, l.requested, l.used_on});
   }
 
@@ -189,22 +202,26 @@ class Run {
     Live& l = live_[pick_live()];
     const uint64_t stream = in_.byte() % kStreams;
     dev_->alloc->record_stream(l.block, stream);
+    fresh_ = false;
     if (stream != l.stream) l.used_on.insert(stream);
   }
 
   void do_complete() {
     const uint64_t stream = in_.byte() % kStreams;
     dev_->up->complete(stream);
+    fresh_ = false;
     for (Pending& p : pending_) p.streams.erase(stream);
   }
 
   void do_empty_cache() {
     dev_->alloc->empty_cache();  // waits for every stream first
+    fresh_ = false;
     pending_.clear();
   }
 
   void do_misc() {
     const uint8_t what = in_.byte();
+    fresh_ = false;
     switch (what % 5) {
       case 0:
         dev_->alloc->reset_peak_stats();
@@ -240,9 +257,8 @@ class Run {
     int64_t requested = 0;
     for (const Live& l : live_) requested += static_cast<int64_t>(l.requested);
     for (const Pending& p : pending_) requested += static_cast<int64_t>(p.requested);
-    const auto stats = dev_->alloc->stats();
     const auto expect = [&](const char* key, int64_t value) {
-      if (stats.at(key) != value) fail(key, " is ", stats.at(key), ", the model says ", value);
+      if (stat(key) != value) fail(key, " is ", stat(key), ", the model says ", value);
     };
     expect("allocated_bytes.all.current", allocated());
     expect("allocated_bytes.all.peak", peak_);
@@ -273,6 +289,8 @@ class Run {
   int injections_left_ = 0;
   int device_failures_left_ = 0;
   std::optional<double> fraction_;
+  memory::StatMap stats_;
+  bool fresh_ = true;  // stats_ is the allocator's now (no call since it was read)
 };
 
 }  // namespace

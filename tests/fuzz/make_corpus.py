@@ -105,8 +105,8 @@ def idx_seeds():
 def allocator_seeds():
     rng = random.Random(1)
     seeds = []
-    for setup in range(4):
-        seeds.append(bytes([setup * 5] + [rng.randrange(256) for _ in range(160)]))
+    for setup in range(5):  # each allocator config, on devices of 64 to 160 MiB
+        seeds.append(bytes([6 * setup] + [rng.randrange(256) for _ in range(160)]))
     # Allocate on two streams, use one block on a third, free it, let the stream finish.
     seeds.append(bytes([0, 0, 0, 5, 16, 1, 0x00, 0x10, 6, 0, 2, 4, 0, 7, 2, 0, 1, 0x00, 0x20, 8]))
     return seeds
