@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct Fuzzer {
   const char* name;
   Target target;
 };
+
+// gtest prints a parameter with this (the test names use the fuzzer's name too).
+void PrintTo(const Fuzzer& fuzzer, std::ostream* os) { *os << fuzzer.name; }
 
 const Fuzzer kFuzzers[] = {{"device_string", device_string}, {"alloc_conf", alloc_conf},
                            {"views", views},                 {"safetensors", safetensors},
