@@ -132,6 +132,9 @@ class Tensor {
     return static_cast<T*>(raw_data());
   }
   void* raw_data() const {
+    // A tensor without elements may have an offset whose byte count overflows (Note [Views
+    // of empty tensors] in src/tensor/views.cpp); its data is never read.
+    if (TIDE_UNLIKELY(impl_->numel == 0)) return impl_->storage.data();
     return static_cast<char*>(impl_->storage.data()) +
            impl_->offset * static_cast<int64_t>(element_size());
   }

@@ -56,6 +56,9 @@ Device::Device(const std::string& spec) : type_(kCPU), index_(-1) {
   if (colon != std::string::npos) {
     int idx = parse_index(spec.substr(colon + 1));
     if (idx < 0) bad_spec(spec);
+    // parse_index reads up to 6 digits; a Device holds an int16_t index (as Device(type, index)).
+    TIDE_CHECK(idx <= INT16_MAX, "[Device] invalid device string '", spec, "': the device index ", idx,
+               " is too large, the largest is ", INT16_MAX);
     index_ = static_cast<int16_t>(idx);
   }
 }

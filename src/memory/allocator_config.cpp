@@ -198,7 +198,11 @@ std::string AllocatorConfig::to_string() const {
     sep = ",";
   }
   if (garbage_collection_threshold > 0.0) {
-    os << sep << "garbage_collection_threshold:" << garbage_collection_threshold;
+    // The shortest text that parses back to the same double (a stream's 6 digits would not).
+    char digits[32];
+    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, garbage_collection_threshold);
+    TIDE_INTERNAL_ASSERT(ec == std::errc(), "to_chars failed for ", garbage_collection_threshold);
+    os << sep << "garbage_collection_threshold:" << std::string_view(digits, static_cast<size_t>(end - digits));
   }
   return os.str();
 }

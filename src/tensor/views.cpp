@@ -1,9 +1,10 @@
 // View ops: new geometry over the same storage. No data moves here, except reshape of a
 // tensor whose strides cannot express the new shape (then it copies, as torch).
 
-#include <numeric>
+#include <algorithm>
 
 #include "autograd/hooks.h"
+#include "tensor/checked_size.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
@@ -25,6 +26,19 @@ Tensor make_view(const Tensor& t, DimVector sizes, DimVector strides, int64_t of
   out->view_made_without_grad =
       (in->view_base && in->view_made_without_grad) || !GradMode::is_enabled();
   return view;
+}
+
+// Note [Views of empty tensors]: a tensor with a zero size can have strides whose products
+// with its sizes or indices overflow int64 (contiguous_strides wraps them: reshaping an empty
+// tensor to [11, INT64_MAX, 0] gives stride INT64_MAX to dim 0). It addresses no element, and
+// neither does any view of it, so where such a product would overflow the view keeps its
+// base's offset or a stride of 1 instead of overflowing. A tensor with elements never gets
+// there: every element it addresses lies inside its storage.
+int64_t shifted_offset(int64_t offset, int64_t index, int64_t stride) {
+  int64_t shift = 0, shifted = 0;
+  if (__builtin_mul_overflow(index, stride, &shift) || __builtin_add_overflow(offset, shift, &shifted))
+    return offset;
+  return shifted;
 }
 
 // Resolves a single -1 in `shape` against numel, checking compatibility (torch's infer_size).
@@ -71,9 +85,9 @@ bool compute_view_strides(const DimVector& old_sizes, const DimVector& old_strid
     for (int64_t i = 0; i < new_sizes.size(); ++i) new_strides[i] = 1;
     return true;
   }
-  int64_t numel = 1;
-  for (int64_t s : old_sizes) numel *= s;
-  if (numel == 0) {
+  // Without elements (the product of the other sizes may overflow: Note [Views of empty
+  // tensors]), any shape of as many elements is a view.
+  if (std::find(old_sizes.begin(), old_sizes.end(), 0) != old_sizes.end()) {
     new_strides = detail::contiguous_strides(new_sizes);
     return true;
   }
@@ -128,15 +142,20 @@ Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
-  if (dim() == 0) return reshape({1});
-  int64_t s = wrap_dim(start_dim, dim(), "Tensor::flatten");
+  int64_t s = wrap_dim(start_dim, dim(), "Tensor::flatten");  // a 0-dim tensor accepts 0 and -1
   int64_t e = wrap_dim(end_dim, dim(), "Tensor::flatten");
+  if (dim() == 0) return reshape({1});
   TIDE_CHECK(s <= e, "[Tensor::flatten] start_dim (", start_dim, ") cannot come after end_dim (",
              end_dim, ")");
   std::vector<int64_t> shape;
   for (int64_t d = 0; d < s; ++d) shape.push_back(impl_->sizes[d]);
-  int64_t flat = 1;
-  for (int64_t d = s; d <= e; ++d) flat *= impl_->sizes[d];
+  // Only a tensor without elements has dims whose product overflows (Note [Views of empty
+  // tensors]); a zero among them makes it 0.
+  const DimVector flattened(impl_->sizes.begin() + s, impl_->sizes.begin() + e + 1);
+  int64_t flat = 0;
+  TIDE_CHECK(!detail::numel_overflows(flattened, flat), "[Tensor::flatten] flattening dims ", s, " to ", e,
+             " of a tensor of shape ", detail::shape_str(impl_->sizes),
+             " gives a size that does not fit in int64 (their product overflows)");
   shape.push_back(flat);
   for (int64_t d = e + 1; d < dim(); ++d) shape.push_back(impl_->sizes[d]);
   return reshape(shape);
@@ -194,10 +213,14 @@ Tensor Tensor::slice(int64_t dim_, std::optional<int64_t> start, std::optional<i
   int64_t e = stop ? clampi(*stop) : n;
   if (e < b) e = b;
   DimVector sizes = impl_->sizes, strides = impl_->strides;
-  sizes[d] = (e - b + step - 1) / step;
-  strides[d] *= step;
+  // ceil((e - b) / step) and stride * step without int64 overflow for steps near INT64_MAX:
+  // a product that overflows belongs to a dim of at most one element, where it never
+  // multiplies an index, so that dim keeps its stride.
+  sizes[d] = e == b ? 0 : 1 + (e - b - 1) / step;
+  int64_t stride = 0;
+  if (!__builtin_mul_overflow(strides[d], step, &stride)) strides[d] = stride;
   return make_view(*this, std::move(sizes), std::move(strides),
-                   impl_->offset + b * impl_->strides[d]);
+                   shifted_offset(impl_->offset, b, impl_->strides[d]));
 }
 
 Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
@@ -207,7 +230,7 @@ Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
   TIDE_CHECK(start >= -n && start <= n, "[Tensor::narrow] start (", start,
              ") is out of bounds for dimension ", d, " of size ", n);
   if (start < 0) start += n;
-  TIDE_CHECK(length >= 0 && start + length <= n, "[Tensor::narrow] start (", start,
+  TIDE_CHECK(length >= 0 && length <= n - start, "[Tensor::narrow] start (", start,
              ") + length (", length, ") exceeds dimension size (", n, ")");
   return slice(d, start, start + length, 1);
 }
@@ -222,7 +245,7 @@ Tensor Tensor::select(int64_t dim_, int64_t index) const {
              " is out of bounds for dimension ", d, " with size ", n);
   if (index < 0) index += n;
   DimVector sizes = impl_->sizes, strides = impl_->strides;
-  int64_t offset = impl_->offset + index * strides[d];
+  int64_t offset = shifted_offset(impl_->offset, index, strides[d]);
   sizes.erase(d);
   strides.erase(d);
   return make_view(*this, std::move(sizes), std::move(strides), offset);
@@ -254,7 +277,10 @@ Tensor Tensor::unsqueeze(int64_t dim_) const {
   if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::unsqueeze(*this, dim_);
   int64_t d = wrap_dim(dim_, dim() + 1, "Tensor::unsqueeze");
   DimVector sizes = impl_->sizes, strides = impl_->strides;
-  int64_t st = d >= dim() ? 1 : sizes[d] * strides[d];
+  // Note [Views of empty tensors]: an overflowing product only comes from a tensor without
+  // elements, where any stride serves.
+  int64_t st = 1;
+  if (d < dim() && __builtin_mul_overflow(sizes[d], strides[d], &st)) st = 1;
   sizes.insert(d, 1);
   strides.insert(d, st);
   return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
@@ -274,8 +300,8 @@ Tensor Tensor::squeeze() const {
 
 Tensor Tensor::squeeze(int64_t dim_) const {
   if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::squeeze(*this, dim_);
+  int64_t d = wrap_dim(dim_, dim(), "Tensor::squeeze");  // a 0-dim tensor accepts 0 and -1
   if (dim() == 0) return make_view(*this, {}, {}, impl_->offset);
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::squeeze");
   if (impl_->sizes[d] != 1) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
   DimVector sizes = impl_->sizes, strides = impl_->strides;
   sizes.erase(d);
@@ -326,21 +352,32 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim_) const {
     out.push_back(*this);
     return out;
   }
-  for (int64_t s = 0; s < n; s += split_size) out.push_back(narrow(d, s, std::min(split_size, n - s)));
+  // Steps of at most n - s: s + split_size could overflow near INT64_MAX (a long dim of an
+  // empty tensor).
+  for (int64_t s = 0; s < n;) {
+    const int64_t length = std::min(split_size, n - s);
+    out.push_back(narrow(d, s, length));
+    s += length;
+  }
   return out;
 }
 
 std::vector<Tensor> Tensor::split(std::vector<int64_t> split_sizes, int64_t dim_) const {
   TIDE_CHECK(dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
   int64_t d = wrap_dim(dim_, dim(), "Tensor::split");
-  int64_t total = std::accumulate(split_sizes.begin(), split_sizes.end(), int64_t{0});
-  TIDE_CHECK(total == impl_->sizes[d], "[Tensor::split] split_with_sizes expects split_sizes to sum "
+  // Non-negative sizes first, so that their sum can only overflow upwards.
+  int64_t total = 0;
+  bool overflow = false;
+  for (int64_t len : split_sizes) {
+    TIDE_CHECK(len >= 0, "[Tensor::split] split_sizes must be non-negative, got ", len);
+    overflow |= __builtin_add_overflow(total, len, &total);
+  }
+  TIDE_CHECK(!overflow && total == impl_->sizes[d], "[Tensor::split] split_with_sizes expects split_sizes to sum "
              "exactly to ", impl_->sizes[d], " (input tensor's size at dimension ", d,
-             "), but got split_sizes summing to ", total);
+             "), but got split_sizes summing to ", overflow ? "more than int64 holds" : std::to_string(total));
   std::vector<Tensor> out;
   int64_t s = 0;
   for (int64_t len : split_sizes) {
-    TIDE_CHECK(len >= 0, "[Tensor::split] split_sizes must be non-negative, got ", len);
     out.push_back(narrow(d, s, len));
     s += len;
   }
@@ -352,7 +389,7 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_) const {
   TIDE_CHECK(chunks > 0, "[Tensor::chunk] chunk expects `chunks` to be greater than 0, got: ", chunks);
   int64_t d = wrap_dim(dim_, dim(), "Tensor::chunk");
   int64_t n = impl_->sizes[d];
-  int64_t split_size = (n + chunks - 1) / chunks;
+  int64_t split_size = n == 0 ? 0 : 1 + (n - 1) / chunks;  // ceil(n / chunks), for any chunks
   if (split_size == 0 && n == 0) {
     std::vector<int64_t> sizes(static_cast<size_t>(chunks), 0);
     return split(sizes, d);

@@ -10,6 +10,17 @@
 using namespace tide;
 using ::testing::HasSubstr;
 
+namespace {
+std::string error_of_device(const std::string& spec) {
+  try {
+    Device d(spec);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+}  // namespace
+
 TEST(Device, ParsesTorchSpellings) {
   EXPECT_EQ(Device("cpu"), Device(kCPU));
   EXPECT_EQ(Device("cuda"), Device(kCUDA));
@@ -62,4 +73,11 @@ INSTANTIATE_TEST_SUITE_P(TorchRejects, DeviceBadSpec,
 
 TEST(Device, RejectsNegativeIndexBelowMinusOne) {
   EXPECT_THROW(Device(kCUDA, -2), Error);
+}
+
+// Found by the device_string fuzzer: an index past int16 wrapped into another device (or none).
+TEST(Device, RejectsAnIndexADeviceCannotHold) {
+  EXPECT_EQ(Device("cuda:32767").index(), 32767);
+  EXPECT_THAT(error_of_device("cuda:32768"), HasSubstr("the device index 32768 is too large, the largest is 32767"));
+  EXPECT_THAT(error_of_device("cpu:65536"), HasSubstr("too large"));
 }

@@ -59,7 +59,8 @@ TEST(AllocatorConfig, ParsesTorchsBracketFormAsTorchDoes) {
 
 TEST(AllocatorConfig, ToStringRoundTrips) {
   for (const char* spec : {"max_split_size_mb:64", "roundup_power2_divisions:[256:1,512:2,>:8]",
-                           "garbage_collection_threshold:0.25,roundup_power2_divisions:2"}) {
+                           "garbage_collection_threshold:0.25,roundup_power2_divisions:2",
+                           "garbage_collection_threshold:0.2533333333333333"}) {  // > 6 digits
     AllocatorConfig a = AllocatorConfig::parse(spec);
     AllocatorConfig b = AllocatorConfig::parse(a.to_string());
     EXPECT_EQ(a.max_split_size, b.max_split_size) << spec;

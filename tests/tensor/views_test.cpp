@@ -100,3 +100,35 @@ TEST(Views, FlattenJoinsDims) {
   EXPECT_THAT(iota({2, 3, 4}).flatten(1).sizes(), ElementsAre(2, 12));
   EXPECT_THAT(iota({2, 3, 4}).flatten().sizes(), ElementsAre(24));
 }
+
+// Found by the views fuzzer (tests/fuzz): a 0-dim tensor accepts dims 0 and -1 only, as torch.
+TEST(Views, SqueezeAndFlattenOfAZeroDimTensorCheckTheirDims) {
+  Tensor s = iota({1}).reshape({});
+  EXPECT_EQ(s.squeeze(-1).dim(), 0);
+  EXPECT_THAT(s.flatten(0, -1).sizes(), ElementsAre(1));
+  EXPECT_THAT(error_of([&] { s.squeeze(-3); }), HasSubstr("Dimension out of range"));
+  EXPECT_THAT(error_of([&] { s.flatten(-4, -3); }), HasSubstr("Dimension out of range"));
+}
+
+// Found by the views fuzzer: arguments near INT64_MAX overflowed int64 inside the view ops.
+TEST(Views, StepsCountsAndLengthsNearInt64MaxDoNotOverflow) {
+  constexpr int64_t kMax = INT64_MAX;
+  Tensor a = iota({7});
+  EXPECT_THAT(a.slice(0, 2, std::nullopt, kMax).tolist<float>(), ElementsAre(2));
+  EXPECT_EQ(a.chunk(kMax).size(), 7u);
+  EXPECT_THAT(error_of([&] { a.narrow(0, 2, kMax); }), HasSubstr("exceeds dimension size (7)"));
+  EXPECT_THAT(error_of([&] { a.split(std::vector<int64_t>{kMax, kMax, 2}); }),
+              HasSubstr("summing to more than int64 holds"));
+}
+
+// Note [Views of empty tensors]: sizes whose products overflow, beside a zero size.
+TEST(Views, EmptyTensorsWithHugeDimsViewWithoutOverflow) {
+  constexpr int64_t kMax = INT64_MAX;
+  Tensor e = iota({0}).reshape({11, kMax, 0});
+  EXPECT_EQ(e.select(0, 7).numel(), 0);
+  EXPECT_EQ(e.unsqueeze(1).dim(), 4);
+  EXPECT_THAT(e.view({-1}).sizes(), ElementsAre(0));
+  EXPECT_EQ(e.split(kMax / 3, 1).size(), 4u);
+  EXPECT_THAT(error_of([&] { e.flatten(0, 1); }), HasSubstr("does not fit in int64"));
+  EXPECT_EQ(e.flatten(1, 2).size(1), 0);
+}
