@@ -44,8 +44,9 @@ class NcclCommunicator {
   void abort() noexcept;
 
  private:
-  void* comm_ = nullptr;  // ncclComm_t
-  int device_;
+  // Unused by the no-NCCL stubs (src/backends/no_nccl), which only raise.
+  [[maybe_unused]] void* comm_ = nullptr;  // ncclComm_t
+  [[maybe_unused]] int device_;
 };
 
 }  // namespace tide::backends
