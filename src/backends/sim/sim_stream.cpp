@@ -82,7 +82,12 @@ void SimStream::run() {
     worker_sleeping_ = true;
     work_cv_.wait(lock, [&] { return stopping_ || exiting_ || (!held_ && !queue_empty()); });
     worker_sleeping_ = false;
-    if (exiting_) return;  // Note [Simulated streams at exit]: queued work is dropped
+    if (exiting_) {
+      // Note [Simulated streams at exit]: queued work is dropped, and the worker parks rather
+      // than ending: an ending thread tears down its thread-locals while exit's leak checks
+      // and destructors may still look at them.
+      work_cv_.wait(lock, [] { return false; });
+    }
     if (held_ || queue_empty()) return;  // stopping, and nothing that may run is left
     Item item = pop();
     running_ = true;
