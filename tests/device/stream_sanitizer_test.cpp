@@ -51,12 +51,7 @@ class SanitizerOn {
 /// errors propagate and fail the test.
 template <class F>
 std::string race_of(F&& f) {
-  try {
-    f();
-  } catch (const StreamRaceError& e) {
-    return e.what();
-  }
-  return "<no race>";
+  return test::message_of<StreamRaceError>(std::forward<F>(f), "<no race>");
 }
 
 std::string stream_text(const cuda::Stream& s) {

@@ -3,22 +3,29 @@
 // type and wording with one EXPECT_THAT(error_of(...), HasSubstr(...)).
 
 #include <string>
+#include <utility>
 
 #include "tide/error.h"
 
 namespace tide::test {
 
-/// Runs f and returns the message of the tide::Error it throws, or "<no error>" when it
-/// throws none (which then fails the caller's HasSubstr). Other exceptions propagate, so
-/// gtest reports a wrong exception type as a failure too.
-template <class F>
-std::string error_of(F&& f) {
+/// Runs f and returns the message of the `E` it throws, or `none` when it throws none. Other
+/// exceptions propagate, so gtest reports a wrong exception type as a failure too.
+template <class E, class F>
+std::string message_of(F&& f, const char* none) {
   try {
     f();
-  } catch (const Error& e) {
+  } catch (const E& e) {
     return e.what();
   }
-  return "<no error>";
+  return none;
+}
+
+/// The message of the tide::Error f throws, or "<no error>" when it throws none (which then
+/// fails the caller's HasSubstr).
+template <class F>
+std::string error_of(F&& f) {
+  return message_of<Error>(std::forward<F>(f), "<no error>");
 }
 
 }  // namespace tide::test
