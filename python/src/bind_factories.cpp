@@ -1,0 +1,160 @@
+// Factories and process-wide settings: tide.empty/zeros/ones/full/rand/randn/randint/arange/
+// linspace/tensor and the *_like forms (their torch signatures, *size included, are in
+// python/tide/_factories.py), the random seed, default dtype and device, grad mode, and the
+// nn.functional losses.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+#include "casters.h"
+#include "tensor_from_python.h"
+#include "tide/autograd.h"
+#include "tide/default_device.h"
+#include "tide/default_dtype.h"
+#include "tide/factories.h"
+#include "tide/ops.h"
+#include "tide/random.h"
+
+namespace nb = nanobind;
+
+namespace tide::python {
+namespace {
+
+TensorOptions options_of(std::optional<Dtype> dtype, std::optional<Device> device,
+                         bool pin_memory) {
+  TensorOptions o;
+  if (dtype) o = o.dtype(*dtype);
+  if (device) o = o.device(*device);
+  return o.pinned_memory(pin_memory);
+}
+
+std::optional<TensorOptions> like_options(std::optional<Dtype> dtype,
+                                          std::optional<Device> device) {
+  if (!dtype && !device) return std::nullopt;
+  return options_of(dtype, device, false);
+}
+
+Tensor finish(Tensor t, bool requires_grad) {
+  if (requires_grad) t.requires_grad_(true);
+  return t;
+}
+
+Reduction reduction_of(const std::string& r) {
+  if (r == "mean") return Reduction::Mean;
+  if (r == "sum") return Reduction::Sum;
+  TIDE_CHECK(r == "none", "[tide.nn.functional] reduction must be 'none', 'mean' or 'sum', "
+             "found '", r, "'");
+  return Reduction::None;
+}
+
+}  // namespace
+
+void bind_factories(nb::module_& m) {
+  using Sizes = std::vector<int64_t>;
+  using OptDtype = std::optional<Dtype>;
+  using OptDevice = std::optional<Device>;
+
+  // (sizes, dtype, device, requires_grad, pin_memory) for the shape-only factories.
+#define TIDE_SIZE_FACTORY(py_name, fn)                                                    \
+  m.def(py_name,                                                                          \
+        [](Sizes sizes, OptDtype dtype, OptDevice device, bool requires_grad, bool pin) { \
+          return finish(fn(std::move(sizes), options_of(dtype, device, pin)), requires_grad); \
+        },                                                                                \
+        nb::arg("size"), nb::arg("dtype").none(), nb::arg("device").none(),              \
+        nb::arg("requires_grad"), nb::arg("pin_memory"))
+  TIDE_SIZE_FACTORY("_empty", tide::empty);
+  TIDE_SIZE_FACTORY("_zeros", tide::zeros);
+  TIDE_SIZE_FACTORY("_ones", tide::ones);
+  TIDE_SIZE_FACTORY("_rand", tide::rand);
+  TIDE_SIZE_FACTORY("_randn", tide::randn);
+#undef TIDE_SIZE_FACTORY
+
+  m.def("_full",
+        [](Sizes sizes, Scalar value, OptDtype dtype, OptDevice device, bool requires_grad,
+           bool pin) {
+          return finish(tide::full(std::move(sizes), value, options_of(dtype, device, pin)),
+                        requires_grad);
+        });
+  m.def("_randint",
+        [](int64_t low, int64_t high, Sizes sizes, OptDtype dtype, OptDevice device,
+           bool requires_grad) {
+          // torch.randint's default dtype is int64, not the default float dtype.
+          return finish(tide::randint(low, high, std::move(sizes),
+                                      options_of(dtype.value_or(kInt64), device, false)),
+                        requires_grad);
+        });
+  m.def("_arange",
+        [](Scalar start, Scalar end, Scalar step, OptDtype dtype, OptDevice device,
+           bool requires_grad) {
+          return finish(tide::arange(start, end, step, options_of(dtype, device, false)),
+                        requires_grad);
+        });
+  m.def("_linspace",
+        [](double start, double end, int64_t steps, OptDtype dtype, OptDevice device,
+           bool requires_grad) {
+          return finish(tide::linspace(start, end, steps, options_of(dtype, device, false)),
+                        requires_grad);
+        });
+  m.def("_tensor",
+        [](nb::handle data, OptDtype dtype, OptDevice device, bool requires_grad, bool pin) {
+          Tensor t = tensor_from_python(data, dtype, device);
+          if (pin) t = t.pin_memory();
+          return finish(t, requires_grad);
+        });
+  m.def("_empty_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
+    return tide::empty_like(like, like_options(dtype, device));
+  });
+  m.def("_zeros_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
+    return tide::zeros_like(like, like_options(dtype, device));
+  });
+  m.def("_ones_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
+    return tide::ones_like(like, like_options(dtype, device));
+  });
+  m.def("_full_like", [](const Tensor& like, Scalar value, OptDtype dtype, OptDevice device) {
+    return tide::full_like(like, value, like_options(dtype, device));
+  });
+  m.def("_rand_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
+    return tide::rand_like(like, like_options(dtype, device));
+  });
+  m.def("_randn_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
+    return tide::randn_like(like, like_options(dtype, device));
+  });
+
+  // ---- settings
+  m.def("manual_seed", &tide::manual_seed, nb::arg("seed"));
+  m.def("initial_seed", &tide::initial_seed);
+  m.def("set_default_dtype", &tide::set_default_dtype, nb::arg("d"));
+  m.def("get_default_dtype", &tide::get_default_dtype);
+  m.def("set_default_device", &tide::set_default_device, nb::arg("device"));
+  m.def("get_default_device", &tide::get_default_device);
+  m.def("is_grad_enabled", &GradMode::is_enabled);
+  m.def("_set_grad_enabled", &GradMode::set_enabled, nb::arg("mode"));
+  m.def("set_float32_matmul_precision", &tide::set_float32_matmul_precision);
+  m.def("get_float32_matmul_precision", &tide::get_float32_matmul_precision);
+
+  // ---- nn.functional (reductions by name, as torch)
+  m.def("_nll_loss",
+        [](const Tensor& input, const Tensor& target, std::optional<Tensor> weight,
+           const std::string& reduction, int64_t ignore_index) {
+          return tide::nll_loss(input, target, weight.value_or(Tensor()),
+                                reduction_of(reduction), ignore_index);
+        });
+  m.def("_cross_entropy",
+        [](const Tensor& input, const Tensor& target, std::optional<Tensor> weight,
+           const std::string& reduction, int64_t ignore_index) {
+          return tide::cross_entropy(input, target, weight.value_or(Tensor()),
+                                     reduction_of(reduction), ignore_index);
+        });
+  m.def("_mse_loss", [](const Tensor& input, const Tensor& target, const std::string& reduction) {
+    return tide::mse_loss(input, target, reduction_of(reduction));
+  });
+  m.def("_dropout", &tide::dropout);
+}
+
+}  // namespace tide::python

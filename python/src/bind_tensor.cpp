@@ -1,0 +1,253 @@
+// tide.Tensor: the class, its attributes, moving between devices and dtypes, reading back,
+// printing, indexing and autograd. Math methods and operators are in bind_tensor_ops.cpp.
+//
+// Note [The GIL]: every call that can wait for a device (reading values back: item, tolist,
+// printing; copies that leave a device: to, cpu, copy_; backward) releases the GIL while it
+// waits, so other Python threads (and DataLoader workers) run meanwhile. Calls that only
+// enqueue work keep it: releasing and retaking it would cost more than they take.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "autograd/node.h"
+#include "bindings.h"
+#include "casters.h"
+#include "tensor_from_python.h"
+#include "tensor_index.h"
+#include "tide/autograd.h"
+#include "tide/cuda/stream.h"
+#include "tide/factories.h"
+
+namespace nb = nanobind;
+
+namespace tide::python {
+namespace {
+
+using release_gil = nb::call_guard<nb::gil_scoped_release>;
+
+// tide.Size, set by the package (python/tide/_size.py) at import; borrowed, the module's
+// attribute _size_type owns it.
+nb::handle size_type;
+
+nb::object as_size(const DimVector& sizes) {
+  nb::list items;
+  for (int64_t s : sizes) items.append(s);
+  nb::tuple t = nb::tuple(items);
+  return size_type.is_valid() ? size_type(t) : nb::object(t);
+}
+
+// Values as nested Python lists (after one copy of the whole tensor to the host).
+nb::object to_list(const Tensor& host, int64_t dim, int64_t offset) {
+  if (dim == host.dim()) {
+    return dispatch_dtype(host.dtype(), [&](auto tag) -> nb::object {
+      using T = typename decltype(tag)::type;
+      T v = static_cast<const T*>(host.raw_data())[offset];
+      if constexpr (std::is_same_v<T, bool>) return nb::bool_(v);
+      else if constexpr (std::is_integral_v<T>) return nb::int_(static_cast<int64_t>(v));
+      else if constexpr (std::is_same_v<T, double>) return nb::float_(v);
+      else return nb::float_(static_cast<double>(static_cast<float>(v)));
+    });
+  }
+  nb::list out;
+  for (int64_t i = 0; i < host.size(dim); ++i) {
+    out.append(to_list(host, dim + 1, offset + i * host.stride(dim)));
+  }
+  return out;
+}
+
+Tensor legacy_new(nb::args args, std::optional<Dtype> dtype, std::optional<Device> device) {
+  TensorOptions options;
+  if (dtype) options = options.dtype(*dtype);
+  if (device) options = options.device(*device);
+  if (args.size() == 0) return empty({0}, options);
+  if (args.size() == 1 && nb::isinstance<Tensor>(args[0])) {
+    // torch.Tensor(t) shares t's data.
+    return nb::cast<const Tensor&>(args[0]);
+  }
+  bool is_size = size_type.is_valid() && nb::isinstance(args[0], size_type);
+  if (args.size() == 1 && (PyList_Check(args[0].ptr()) || PyTuple_Check(args[0].ptr())) &&
+      !is_size) {
+    // torch.Tensor([1, 3]) and torch.Tensor((1, 3)) hold the data, as floats; a tide.Size is
+    // a shape.
+    return tensor_from_python(args[0], options.dtype(), device);
+  }
+  return empty(sizes_from_args(args, "tide.Tensor"), options);
+}
+
+}  // namespace
+
+void bind_tensor(nb::module_& m) {
+  nb::handle module = m;
+  m.def("_set_size_type", [module](nb::object type) {
+    nb::setattr(module, "_size_type", type);
+    size_type = type;
+  });
+
+  auto cls = nb::class_<Tensor>(m, "Tensor", "A multi-dimensional array on one device (torch.Tensor).");
+  cls
+      // ---- construction: torch.Tensor's legacy forms (sizes, data, or a tensor to share)
+      .def("__init__", [](Tensor* self, nb::args args) {
+        new (self) Tensor(legacy_new(args, std::nullopt, std::nullopt));
+      })
+      .def_static("_legacy_new",
+           [](nb::args args, std::optional<Dtype> dtype, std::optional<Device> device) {
+             return legacy_new(args, dtype, device);
+           }, nb::arg("args"), nb::arg("dtype").none() = nb::none(),
+           nb::arg("device").none() = nb::none())
+      // ---- attributes
+      .def_prop_ro("shape", [](const Tensor& t) { return as_size(t.shape()); })
+      .def("size", [](const Tensor& t) { return as_size(t.shape()); })
+      .def("size", [](const Tensor& t, int64_t dim) { return t.size(dim); }, nb::arg("dim"))
+      .def("stride", [](const Tensor& t) { return nb::tuple(nb::cast(t.strides())); })
+      .def("stride", &Tensor::stride, nb::arg("dim"))
+      .def("dim", &Tensor::dim)
+      .def("ndimension", &Tensor::dim)
+      .def_prop_ro("ndim", &Tensor::dim)
+      .def("numel", &Tensor::numel)
+      .def("nelement", &Tensor::numel)
+      .def("element_size", &Tensor::element_size)
+      .def_prop_ro("itemsize", &Tensor::element_size)
+      .def_prop_ro("nbytes", &Tensor::nbytes)
+      .def_prop_ro("dtype", &Tensor::dtype)
+      .def_prop_ro("device", &Tensor::device)
+      .def_prop_ro("is_cuda", &Tensor::is_cuda)
+      .def_prop_ro("is_cpu", &Tensor::is_cpu)
+      .def("is_pinned", &Tensor::is_pinned)
+      .def("is_contiguous", &Tensor::is_contiguous)
+      .def("is_floating_point", &Tensor::is_floating_point)
+      .def("get_device", &Tensor::get_device)
+      .def("storage_offset", &Tensor::storage_offset)
+      .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
+      .def("_is_same", &Tensor::is_same)
+      // ---- moving (copy-like)
+      .def("_to",
+           [](const Tensor& t, std::optional<Device> device, std::optional<Dtype> dtype,
+              bool non_blocking, bool copy) {
+             nb::gil_scoped_release release;
+             return t.to(device.value_or(t.device()), dtype.value_or(t.dtype()), non_blocking,
+                         copy);
+           }, nb::arg("device").none(), nb::arg("dtype").none(), nb::arg("non_blocking"),
+           nb::arg("copy"))
+      .def("_cuda",
+           [](const Tensor& t, std::optional<Device> device, bool non_blocking) {
+             nb::gil_scoped_release release;
+             return device ? t.cuda(*device, non_blocking) : t.cuda(-1, non_blocking);
+           }, nb::arg("device").none(), nb::arg("non_blocking"))
+      .def("cpu", &Tensor::cpu, release_gil())
+      .def("copy_",
+           [](nb::object self, const Tensor& src, bool non_blocking) {
+             const Tensor& t = nb::cast<const Tensor&>(self);
+             {
+               nb::gil_scoped_release release;
+               t.copy_(src, non_blocking);
+             }
+             return self;
+           }, nb::arg("src"), nb::arg("non_blocking") = false)
+      .def("pin_memory", &Tensor::pin_memory, release_gil())
+      .def("record_stream", &Tensor::record_stream, nb::arg("stream"))
+      .def("clone", &Tensor::clone)
+      .def("contiguous", &Tensor::contiguous)
+      // ---- same device and dtype (new_*)
+      .def("_new_empty", &Tensor::new_empty)
+      .def("_new_zeros", &Tensor::new_zeros)
+      .def("_new_ones", &Tensor::new_ones)
+      .def("_new_full", &Tensor::new_full)
+      .def("_new_tensor", [](const Tensor& t, nb::handle data) {
+        return tensor_from_python(data, t.dtype(), t.device());
+      })
+      // ---- in place; each returns the tensor itself (the same Python object)
+      .def("fill_", [](nb::object self, Scalar v) { nb::cast<Tensor&>(self).fill_(v); return self; })
+      .def("fill_", [](nb::object self, const Tensor& v) { nb::cast<Tensor&>(self).fill_(v); return self; })
+      .def("zero_", [](nb::object self) { nb::cast<Tensor&>(self).zero_(); return self; })
+      .def("normal_", [](nb::object self, double mean, double std) {
+        nb::cast<Tensor&>(self).normal_(mean, std);
+        return self;
+      }, nb::arg("mean") = 0.0, nb::arg("std") = 1.0)
+      .def("uniform_", [](nb::object self, double from, double to) {
+        nb::cast<Tensor&>(self).uniform_(from, to);
+        return self;
+      }, nb::arg("from") = 0.0, nb::arg("to") = 1.0)
+      // ---- reading back (waits for the device: Note [The GIL])
+      .def("item", [](const Tensor& t) { return t.item(); }, release_gil())
+      .def("tolist", [](const Tensor& t) {
+        Tensor host;
+        {
+          nb::gil_scoped_release release;
+          host = t.cpu().contiguous();
+        }
+        return to_list(host, 0, 0);
+      })
+      .def("__repr__", &Tensor::str, release_gil())
+      .def("__len__", [](const Tensor& t) {
+        TIDE_CHECK(t.dim() > 0, "[Tensor.__len__] len() of a 0-d tensor");
+        return t.size(0);
+      })
+      .def("__bool__", [](const Tensor& t) {
+        TIDE_CHECK(t.numel() == 1, "[Tensor.__bool__] Boolean value of Tensor with more than one "
+                   "value is ambiguous (it has ", t.numel(), "); use .any() or .all() style "
+                   "reductions (sum() > 0)");
+        nb::gil_scoped_release release;
+        return t.item().to_bool();
+      })
+      .def("__float__", [](const Tensor& t) {
+        TIDE_CHECK(t.numel() == 1, "[Tensor.__float__] only one element tensors can be "
+                   "converted to Python scalars, this one has ", t.numel());
+        nb::gil_scoped_release release;
+        return t.item().to_double();
+      })
+      .def("__int__", [](const Tensor& t) {
+        TIDE_CHECK(t.numel() == 1, "[Tensor.__int__] only one element tensors can be "
+                   "converted to Python scalars, this one has ", t.numel());
+        nb::gil_scoped_release release;
+        return t.item().to_int64();
+      })
+      .def("__index__", [](const Tensor& t) {
+        TIDE_CHECK(t.numel() == 1 && is_integral(t.dtype(), true),
+                   "[Tensor.__index__] only integer tensors of a single element can be "
+                   "converted to an index, this one is ", name(t.dtype()), " with ", t.numel(),
+                   " elements");
+        nb::gil_scoped_release release;
+        return t.item().to_int64();
+      })
+      .def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()); })
+      .def("__getitem__", &index, nb::arg("key").none())
+      .def("__setitem__", &index_assign, nb::arg("key").none(), nb::arg("value"))
+      // ---- autograd
+      .def_prop_rw("requires_grad", [](const Tensor& t) { return t.requires_grad(); },
+                   [](Tensor& t, bool r) { t.requires_grad_(r); })
+      .def("requires_grad_", [](nb::object self, bool r) {
+        nb::cast<Tensor&>(self).requires_grad_(r);
+        return self;
+      }, nb::arg("requires_grad") = true)
+      .def_prop_rw("grad",
+                   [](const Tensor& t) -> std::optional<Tensor> {
+                     Tensor g = t.grad();
+                     return g.defined() ? std::optional<Tensor>(g) : std::nullopt;
+                   },
+                   [](const Tensor& t, std::optional<Tensor> g) {
+                     t.mutable_grad() = g ? *g : Tensor();
+                   })
+      .def_prop_ro("is_leaf", &Tensor::is_leaf)
+      .def_prop_ro("grad_fn", [](const Tensor& t) -> nb::object {
+        auto fn = t.grad_fn();
+        if (!fn) return nb::none();
+        return nb::str(fn->name());
+      })
+      .def_prop_ro("_version", &Tensor::_version)
+      .def_prop_rw("data", &Tensor::detach,
+                   [](Tensor& t, const Tensor& d) { t.set_data(d); })
+      .def("detach", &Tensor::detach)
+      .def("backward",
+           [](const Tensor& t, std::optional<Tensor> gradient, std::optional<bool> retain_graph) {
+             nb::gil_scoped_release release;
+             t.backward(gradient ? *gradient : Tensor(), retain_graph.value_or(false));
+           }, nb::arg("gradient").none() = nb::none(), nb::arg("retain_graph").none() = nb::none());
+  bind_tensor_ops(m, cls);
+}
+
+}  // namespace tide::python

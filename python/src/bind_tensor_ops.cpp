@@ -1,0 +1,211 @@
+// tide.Tensor's math: operators (with Python's reflected and in-place forms), elementwise
+// methods, reductions, views and linear algebra, each calling the C++ method of the same
+// name. Operators are bound here, not in Python, because they are the per-op hot path
+// (bench/python_bench.py).
+
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+#include "casters.h"
+#include "tensor_from_python.h"
+#include "tide/ops.h"
+
+namespace nb = nanobind;
+
+namespace tide::python {
+namespace {
+
+// A reduction's `dim`: None (every dim), an int, or a sequence of ints.
+enum class DimKind { All, One, Many };
+struct DimArg {
+  DimKind kind = DimKind::All;
+  int64_t one = 0;
+  std::vector<int64_t> many;
+};
+
+DimArg dim_arg(nb::handle dim, const char* what) {
+  DimArg d;
+  if (dim.is_none()) return d;
+  if (PyLong_Check(dim.ptr())) {
+    d.kind = DimKind::One;
+    d.one = PyLong_AsLongLong(dim.ptr());
+    return d;
+  }
+  d.kind = DimKind::Many;
+  d.many = sizes_from_sequence(dim, what);
+  return d;
+}
+
+template <class Full, class One, class Many>
+Tensor reduce(nb::handle dim, const char* what, Full full, One one, Many many) {
+  DimArg d = dim_arg(dim, what);
+  if (d.kind == DimKind::All) return full();
+  if (d.kind == DimKind::One) return one(d.one);
+  return many(d.many);
+}
+
+// An in-place operator returns the tensor object itself (x += y keeps x's identity).
+template <class F>
+auto inplace(F f) {
+  return [f](nb::object self, nb::handle other) {
+    Tensor& t = nb::cast<Tensor&>(self);
+    if (nb::isinstance<Tensor>(other)) f(t, nb::cast<const Tensor&>(other));
+    else f(t, nb::cast<Scalar>(other));
+    return self;
+  };
+}
+
+nb::object values_indices(std::tuple<Tensor, Tensor> r) {
+  return nb::make_tuple(std::get<0>(r), std::get<1>(r));
+}
+
+}  // namespace
+
+void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
+  using T = const Tensor&;
+  t
+      // ---- operators
+      .def("__add__", [](T a, T b) { return a + b; }, nb::is_operator())
+      .def("__add__", [](T a, Scalar b) { return a + b; }, nb::is_operator())
+      .def("__radd__", [](T a, Scalar b) { return b + a; }, nb::is_operator())
+      .def("__sub__", [](T a, T b) { return a - b; }, nb::is_operator())
+      .def("__sub__", [](T a, Scalar b) { return a - b; }, nb::is_operator())
+      .def("__rsub__", [](T a, Scalar b) { return b - a; }, nb::is_operator())
+      .def("__mul__", [](T a, T b) { return a * b; }, nb::is_operator())
+      .def("__mul__", [](T a, Scalar b) { return a * b; }, nb::is_operator())
+      .def("__rmul__", [](T a, Scalar b) { return b * a; }, nb::is_operator())
+      .def("__truediv__", [](T a, T b) { return a / b; }, nb::is_operator())
+      .def("__truediv__", [](T a, Scalar b) { return a / b; }, nb::is_operator())
+      .def("__rtruediv__", [](T a, Scalar b) { return b / a; }, nb::is_operator())
+      .def("__pow__", [](T a, T b) { return a.pow(b); }, nb::is_operator())
+      .def("__pow__", [](T a, Scalar b) { return a.pow(b); }, nb::is_operator())
+      .def("__rpow__", [](T a, Scalar b) { return tide::pow(b, a); }, nb::is_operator())
+      .def("__matmul__", [](T a, T b) { return a.matmul(b); }, nb::is_operator())
+      .def("__neg__", [](T a) { return -a; })
+      .def("__abs__", [](T a) { return a.abs(); })
+      .def("__invert__", [](T a) { return ~a; })
+      .def("__iadd__", inplace([](Tensor& a, const auto& b) { a += b; }))
+      .def("__isub__", inplace([](Tensor& a, const auto& b) { a -= b; }))
+      .def("__imul__", inplace([](Tensor& a, const auto& b) { a *= b; }))
+      .def("__itruediv__", inplace([](Tensor& a, const auto& b) { a /= b; }))
+      .def("__eq__", [](T a, T b) { return a == b; }, nb::is_operator())
+      .def("__eq__", [](T a, Scalar b) { return a == b; }, nb::is_operator())
+      .def("__ne__", [](T a, T b) { return a != b; }, nb::is_operator())
+      .def("__ne__", [](T a, Scalar b) { return a != b; }, nb::is_operator())
+      .def("__lt__", [](T a, T b) { return a < b; }, nb::is_operator())
+      .def("__lt__", [](T a, Scalar b) { return a < b; }, nb::is_operator())
+      .def("__le__", [](T a, T b) { return a <= b; }, nb::is_operator())
+      .def("__le__", [](T a, Scalar b) { return a <= b; }, nb::is_operator())
+      .def("__gt__", [](T a, T b) { return a > b; }, nb::is_operator())
+      .def("__gt__", [](T a, Scalar b) { return a > b; }, nb::is_operator())
+      .def("__ge__", [](T a, T b) { return a >= b; }, nb::is_operator())
+      .def("__ge__", [](T a, Scalar b) { return a >= b; }, nb::is_operator())
+      // ---- elementwise methods
+      .def("add", [](T a, T b, Scalar alpha) { return a.add(b, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("add", [](T a, Scalar b, Scalar alpha) { return a.add(b, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("sub", [](T a, T b, Scalar alpha) { return a.sub(b, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("sub", [](T a, Scalar b, Scalar alpha) { return a.sub(b, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("mul", [](T a, T b) { return a.mul(b); }, nb::arg("other"))
+      .def("mul", [](T a, Scalar b) { return a.mul(b); }, nb::arg("other"))
+      .def("div", [](T a, T b) { return a.div(b); }, nb::arg("other"))
+      .def("div", [](T a, Scalar b) { return a.div(b); }, nb::arg("other"))
+      .def("add_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("sub_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).sub_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("sub_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).sub_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("mul_", inplace([](Tensor& a, const auto& b) { a.mul_(b); }), nb::arg("other"))
+      .def("div_", inplace([](Tensor& a, const auto& b) { a.div_(b); }), nb::arg("other"))
+      .def("pow", [](T a, T b) { return a.pow(b); }, nb::arg("exponent"))
+      .def("pow", [](T a, Scalar b) { return a.pow(b); }, nb::arg("exponent"))
+      .def("maximum", &Tensor::maximum, nb::arg("other"))
+      .def("minimum", &Tensor::minimum, nb::arg("other"))
+      .def("eq", [](T a, T b) { return a.eq(b); }, nb::arg("other"))
+      .def("eq", [](T a, Scalar b) { return a.eq(b); }, nb::arg("other"))
+      .def("ne", [](T a, T b) { return a.ne(b); }, nb::arg("other"))
+      .def("ne", [](T a, Scalar b) { return a.ne(b); }, nb::arg("other"))
+      .def("lt", [](T a, T b) { return a.lt(b); }, nb::arg("other"))
+      .def("lt", [](T a, Scalar b) { return a.lt(b); }, nb::arg("other"))
+      .def("le", [](T a, T b) { return a.le(b); }, nb::arg("other"))
+      .def("le", [](T a, Scalar b) { return a.le(b); }, nb::arg("other"))
+      .def("gt", [](T a, T b) { return a.gt(b); }, nb::arg("other"))
+      .def("gt", [](T a, Scalar b) { return a.gt(b); }, nb::arg("other"))
+      .def("ge", [](T a, T b) { return a.ge(b); }, nb::arg("other"))
+      .def("ge", [](T a, Scalar b) { return a.ge(b); }, nb::arg("other"))
+      .def("where", &Tensor::where, nb::arg("condition"), nb::arg("other"))
+      .def("clamp", &Tensor::clamp, nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none())
+      .def("neg", &Tensor::neg)
+      .def("abs", &Tensor::abs)
+      .def("exp", &Tensor::exp)
+      .def("log", &Tensor::log)
+      .def("sqrt", &Tensor::sqrt)
+      .def("relu", &Tensor::relu)
+      .def("sigmoid", &Tensor::sigmoid)
+      .def("tanh", &Tensor::tanh)
+      // ---- reductions
+      .def("sum", [](T a, nb::handle dim, bool keepdim, std::optional<Dtype> dtype) {
+        return reduce(dim, "Tensor.sum", [&] { return a.sum(dtype); },
+                      [&](int64_t d) { return a.sum(d, keepdim, dtype); },
+                      [&](const std::vector<int64_t>& ds) { return a.sum(ds, keepdim, dtype); });
+      }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none())
+      .def("mean", [](T a, nb::handle dim, bool keepdim, std::optional<Dtype> dtype) {
+        return reduce(dim, "Tensor.mean", [&] { return a.mean(dtype); },
+                      [&](int64_t d) { return a.mean(d, keepdim, dtype); },
+                      [&](const std::vector<int64_t>& ds) { return a.mean(ds, keepdim, dtype); });
+      }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none())
+      .def("max", [](T a) { return a.max(); })
+      .def("max", [](T a, int64_t dim, bool keepdim) { return values_indices(a.max(dim, keepdim)); }, nb::arg("dim"), nb::arg("keepdim") = false)
+      .def("max", [](T a, T other) { return a.maximum(other); }, nb::arg("other"))
+      .def("min", [](T a) { return a.min(); })
+      .def("min", [](T a, int64_t dim, bool keepdim) { return values_indices(a.min(dim, keepdim)); }, nb::arg("dim"), nb::arg("keepdim") = false)
+      .def("min", [](T a, T other) { return a.minimum(other); }, nb::arg("other"))
+      .def("argmax", [](T a, std::optional<int64_t> dim, bool keepdim) { return dim ? a.argmax(*dim, keepdim) : a.argmax(); }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false)
+      .def("argmin", [](T a, std::optional<int64_t> dim, bool keepdim) { return dim ? a.argmin(*dim, keepdim) : a.argmin(); }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false)
+      // ---- linear algebra and nn
+      .def("matmul", &Tensor::matmul, nb::arg("other"))
+      .def("mm", &Tensor::mm, nb::arg("mat2"))
+      .def("bmm", &Tensor::bmm, nb::arg("mat2"))
+      .def("addmm", &Tensor::addmm, nb::arg("mat1"), nb::arg("mat2"), nb::kw_only(), nb::arg("beta") = 1, nb::arg("alpha") = 1)
+      .def("softmax", &Tensor::softmax, nb::arg("dim"))
+      .def("log_softmax", &Tensor::log_softmax, nb::arg("dim"))
+      // ---- views (the *shape forms are wrapped in python/tide/_tensor.py)
+      .def("_view", &Tensor::view)
+      .def("_reshape", &Tensor::reshape)
+      .def("_permute", &Tensor::permute)
+      .def("_expand", &Tensor::expand)
+      .def("flatten", &Tensor::flatten, nb::arg("start_dim") = 0, nb::arg("end_dim") = -1)
+      .def("transpose", &Tensor::transpose, nb::arg("dim0"), nb::arg("dim1"))
+      .def("t", &Tensor::t)
+      .def_prop_ro("T", [](T a) {
+        std::vector<int64_t> dims(a.dim());
+        for (int64_t i = 0; i < a.dim(); ++i) dims[i] = a.dim() - 1 - i;
+        return a.permute(dims);
+      })
+      .def("narrow", &Tensor::narrow, nb::arg("dim"), nb::arg("start"), nb::arg("length"))
+      .def("select", &Tensor::select, nb::arg("dim"), nb::arg("index"))
+      .def("unsqueeze", &Tensor::unsqueeze, nb::arg("dim"))
+      .def("squeeze", [](T a, std::optional<int64_t> dim) { return dim ? a.squeeze(*dim) : a.squeeze(); }, nb::arg("dim").none() = nb::none())
+      .def("expand_as", &Tensor::expand_as, nb::arg("other"))
+      .def("view_as", [](T a, T other) { return a.view(other.sizes()); }, nb::arg("other"))
+      .def("reshape_as", [](T a, T other) { return a.reshape(other.sizes()); }, nb::arg("other"))
+      .def("chunk", &Tensor::chunk, nb::arg("chunks"), nb::arg("dim") = 0)
+      .def("split", [](T a, int64_t size, int64_t dim) { return a.split(size, dim); }, nb::arg("split_size"), nb::arg("dim") = 0)
+      .def("split", [](T a, std::vector<int64_t> sizes, int64_t dim) { return a.split(sizes, dim); }, nb::arg("split_size"), nb::arg("dim") = 0)
+      .def("index_select", &Tensor::index_select, nb::arg("dim"), nb::arg("index"));
+
+  // Free functions that are not methods in torch either.
+  m.def("cat", &tide::cat, nb::arg("tensors"), nb::arg("dim") = 0);
+  m.def("stack", &tide::stack, nb::arg("tensors"), nb::arg("dim") = 0);
+  m.def("pow", [](Scalar a, T b) { return tide::pow(a, b); });
+  m.def("where", [](T c, T a, T b) { return tide::where(c, a, b); });
+  m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); });
+  m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
+}
+
+}  // namespace tide::python

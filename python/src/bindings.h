@@ -1,0 +1,19 @@
+#pragma once
+// The parts of the extension module tide._C, each bound by its own file.
+
+#include <nanobind/nanobind.h>
+
+#include "tide/tensor.h"
+
+namespace tide::python {
+
+void bind_errors(nanobind::module_& m);
+void bind_dtype(nanobind::module_& m);
+void bind_device(nanobind::module_& m);
+void bind_tensor(nanobind::module_& m);
+/// Called by bind_tensor with the class it made.
+void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+void bind_factories(nanobind::module_& m);
+void bind_cuda(nanobind::module_& m);
+
+}  // namespace tide::python

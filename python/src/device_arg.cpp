@@ -1,0 +1,25 @@
+#include "device_arg.h"
+
+#include <string>
+
+#include "tide/device.h"
+#include "tide/error.h"
+
+namespace nb = nanobind;
+
+namespace tide::python {
+
+int cuda_device_index(nb::handle device) {
+  if (device.is_none()) return -1;
+  if (PyLong_Check(device.ptr())) return static_cast<int>(PyLong_AsLong(device.ptr()));
+  Device d = nb::isinstance<Device>(device) ? nb::cast<Device>(device)
+             : PyUnicode_Check(device.ptr())
+                 ? Device(nb::cast<std::string>(device))
+                 : throw Error(std::string("[tide.cuda] expected a device (None, an int, a "
+                                           "tide.device or a string such as 'cuda:1'), found ") +
+                               nb::type_name(device.type()).c_str());
+  TIDE_CHECK(d.is_cuda(), "[tide.cuda] expected a cuda device, found '", d.str(), "'");
+  return d.index();
+}
+
+}  // namespace tide::python

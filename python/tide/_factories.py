@@ -1,0 +1,110 @@
+"""Factories with torch's signatures: sizes as ``*size`` or one sequence, and the keyword
+arguments dtype, device, requires_grad and pin_memory. The C++ side is tide._C._empty & co."""
+
+from . import _C
+from ._devices import device_arg
+
+
+def _sizes(size, name):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        return list(size[0])
+    for s in size:
+        if not isinstance(s, int) or isinstance(s, bool):
+            raise TypeError(f"{name}(): argument 'size' must be a sequence of ints or ints, "
+                            f"found {type(s).__name__}")
+    return list(size)
+
+
+def _rg(t, requires_grad):
+    return t.requires_grad_() if requires_grad else t
+
+
+def _check_out(out, name):
+    if out is not None:
+        raise TypeError(f"{name}(): out= is not supported by tide; assign the result instead")
+
+
+def empty(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    _check_out(out, "empty")
+    return _C._empty(_sizes(size, "empty"), dtype, device_arg(device), requires_grad, pin_memory)
+
+
+def zeros(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    _check_out(out, "zeros")
+    return _C._zeros(_sizes(size, "zeros"), dtype, device_arg(device), requires_grad, pin_memory)
+
+
+def ones(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    _check_out(out, "ones")
+    return _C._ones(_sizes(size, "ones"), dtype, device_arg(device), requires_grad, pin_memory)
+
+
+def rand(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    _check_out(out, "rand")
+    return _C._rand(_sizes(size, "rand"), dtype, device_arg(device), requires_grad, pin_memory)
+
+
+def randn(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    _check_out(out, "randn")
+    return _C._randn(_sizes(size, "randn"), dtype, device_arg(device), requires_grad, pin_memory)
+
+
+def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False,
+         pin_memory=False):
+    _check_out(out, "full")
+    return _C._full(_sizes((size,), "full"), fill_value, dtype, device_arg(device),
+                    requires_grad, pin_memory)
+
+
+def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_grad=False):
+    # torch.randint(high, size) and torch.randint(low, high, size)
+    if size is None:
+        low, high, size = 0, low, high
+    if size is None:
+        raise TypeError("randint() missing required argument 'size'")
+    return _C._randint(low, high, _sizes((size,), "randint"), dtype, device_arg(device),
+                       requires_grad)
+
+
+def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False):
+    _check_out(out, "arange")
+    if end is None:
+        start, end = 0, start
+    return _C._arange(start, end, step, dtype, device_arg(device), requires_grad)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False):
+    _check_out(out, "linspace")
+    return _C._linspace(start, end, steps, dtype, device_arg(device), requires_grad)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if hasattr(data, "__dlpack__") and not isinstance(data, _C.Tensor):
+        from ._dlpack import from_dlpack
+        t = from_dlpack(data).to(device=device, dtype=dtype, copy=True)
+        return t.requires_grad_(requires_grad) if requires_grad else t
+    return _C._tensor(data, dtype, device_arg(device), requires_grad, pin_memory)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._empty_like(input, dtype, device_arg(device)), requires_grad)
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._zeros_like(input, dtype, device_arg(device)), requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._ones_like(input, dtype, device_arg(device)), requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._full_like(input, fill_value, dtype, device_arg(device)), requires_grad)
+
+
+def rand_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._rand_like(input, dtype, device_arg(device)), requires_grad)
+
+
+def randn_like(input, *, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._randn_like(input, dtype, device_arg(device)), requires_grad)

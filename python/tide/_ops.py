@@ -1,0 +1,41 @@
+"""torch's free functions (tide.add(a, b), tide.sum(x, dim=1), ...) as calls of the tensor
+method of the same name, so the two spellings cannot drift apart."""
+
+from . import _C
+
+_METHOD_FORMS = [
+    "add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+    "clamp", "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sum", "mean",
+    "max", "min", "argmax", "argmin", "matmul", "mm", "bmm", "addmm", "softmax", "log_softmax",
+    "flatten", "transpose", "t", "narrow", "select", "unsqueeze", "squeeze", "chunk", "split",
+    "index_select", "reshape", "permute", "clone", "numel", "is_floating_point", "detach",
+]
+
+
+def _method_form(name):
+    def op(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"tide.{name}(input, ...) is input.{name}(...)"
+    return op
+
+
+def install(namespace):
+    for name in _METHOD_FORMS:
+        namespace[name] = _method_form(name)
+    namespace["cat"] = _C.cat
+    namespace["concat"] = _C.cat
+    namespace["stack"] = _C.stack
+
+    def pow(input, exponent):
+        if isinstance(input, _C.Tensor):
+            return input.pow(exponent)
+        return _C.pow(input, exponent)
+
+    def where(condition, input, other):
+        return _C.where(condition, input, other)
+
+    def is_tensor(obj):
+        return isinstance(obj, _C.Tensor)
+
+    namespace.update(pow=pow, where=where, is_tensor=is_tensor)

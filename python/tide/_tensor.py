@@ -1,0 +1,132 @@
+"""The Python half of tide.Tensor: methods whose torch signatures take ``*sizes``, devices in
+any spelling or several forms (to, cuda, type, new_*), added to the compiled class."""
+
+from . import _C
+from ._devices import device_arg
+from ._factories import _sizes
+
+Tensor = _C.Tensor
+
+
+def _to(self, *args, device=None, dtype=None, non_blocking=False, copy=False):
+    """to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype), to(other)."""
+    for a in args:
+        if isinstance(a, _C.dtype):
+            dtype = a
+        elif isinstance(a, _C.Tensor):
+            device, dtype = a.device, a.dtype
+        elif isinstance(a, bool):
+            non_blocking = a
+        else:
+            device = a
+    return self._to(device_arg(device), dtype, non_blocking, copy)
+
+
+def _cuda(self, device=None, non_blocking=False):
+    return self._cuda(device_arg(device), non_blocking)
+
+
+def _view(self, *shape):
+    if len(shape) == 1 and isinstance(shape[0], _C.dtype):
+        raise TypeError("view(dtype) is not supported by tide; use .to(dtype) for a copy")
+    return self._view(_sizes(shape, "view"))
+
+
+def _reshape(self, *shape):
+    return self._reshape(_sizes(shape, "reshape"))
+
+
+def _permute(self, *dims):
+    return self._permute(_sizes(dims, "permute"))
+
+
+def _expand(self, *sizes):
+    return self._expand(_sizes(sizes, "expand"))
+
+
+def _new_kw(self, dtype, device):
+    if dtype is None and device is None:
+        return self
+    return _C._empty([0], dtype or self.dtype, device_arg(device) or self.device, False, False)
+
+
+def _new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    t = _new_kw(self, dtype, device)._new_empty(_sizes(size, "new_empty"))
+    return t.requires_grad_() if requires_grad else t
+
+
+def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    t = _new_kw(self, dtype, device)._new_zeros(_sizes(size, "new_zeros"))
+    return t.requires_grad_() if requires_grad else t
+
+
+def _new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    t = _new_kw(self, dtype, device)._new_ones(_sizes(size, "new_ones"))
+    return t.requires_grad_() if requires_grad else t
+
+
+def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    t = _new_kw(self, dtype, device)._new_full(_sizes((size,), "new_full"), fill_value)
+    return t.requires_grad_() if requires_grad else t
+
+
+def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    t = _new_kw(self, dtype, device)._new_tensor(data)
+    return t.requires_grad_() if requires_grad else t
+
+
+def _new(self, *args):
+    """The legacy x.new(...): same dtype and device; sizes, data or nothing."""
+    return _C.Tensor._legacy_new(*args, dtype=self.dtype, device=self.device)
+
+
+def _format(self, spec):
+    if self.dim() == 0:
+        return self.item().__format__(spec)
+    return object.__format__(self, spec) if not spec else format(repr(self), spec)
+
+
+def _iter(self):
+    if self.dim() == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter([self[i] for i in range(self.shape[0])])
+
+
+def _size(self, dim=None):
+    return self._size_all() if dim is None else self._size_dim(dim)
+
+
+def _is_cuda_type(self):
+    return self.is_cuda
+
+
+def _retain_grad(self):
+    raise _C.Error("[Tensor.retain_grad] tide keeps gradients of leaves only; make the tensor a "
+                   "leaf (detach().requires_grad_()) to read its gradient")
+
+
+_METHODS = {
+    "to": _to, "cuda": _cuda, "view": _view, "reshape": _reshape, "permute": _permute,
+    "expand": _expand, "new_empty": _new_empty, "new_zeros": _new_zeros,
+    "new_ones": _new_ones, "new_full": _new_full, "new_tensor": _new_tensor, "new": _new,
+    "__format__": _format, "__iter__": _iter, "retain_grad": _retain_grad,
+}
+
+
+def _dtype_method(dtype):
+    def convert(self, memory_format=None):
+        return self._to(None, dtype, False, False)
+    return convert
+
+
+_CASTS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
+          "long": "int64", "int": "int32", "bool": "bool", "byte": "uint8"}
+
+
+def install():
+    for name, fn in _METHODS.items():
+        setattr(Tensor, name, fn)
+    for name, dtype_name in _CASTS.items():
+        setattr(Tensor, name, _dtype_method(getattr(_C, dtype_name)))
+    Tensor.__str__ = Tensor.__repr__
+    Tensor.__module__ = "tide"
