@@ -15,5 +15,9 @@ void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_factories(nanobind::module_& m);
 void bind_cuda(nanobind::module_& m);
+void bind_nn(nanobind::module_& m);
+void bind_optim(nanobind::module_& m);
+void bind_data(nanobind::module_& m);
+void bind_distributed(nanobind::module_& m);
 
 }  // namespace tide::python

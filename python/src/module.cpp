@@ -14,4 +14,8 @@ NB_MODULE(_C, m) {
   tide::python::bind_tensor(m);
   tide::python::bind_factories(m);
   tide::python::bind_cuda(m);
+  tide::python::bind_nn(m);
+  tide::python::bind_optim(m);
+  tide::python::bind_data(m);
+  tide::python::bind_distributed(m);
 }
