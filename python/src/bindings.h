@@ -15,5 +15,8 @@ void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_factories(nanobind::module_& m);
 void bind_cuda(nanobind::module_& m);
+void bind_dlpack(nanobind::module_& m);
+/// tide._C._testing: deterministic controls of simulated GPUs, for tests only.
+void bind_testing(nanobind::module_& m);
 
 }  // namespace tide::python

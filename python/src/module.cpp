@@ -14,4 +14,6 @@ NB_MODULE(_C, m) {
   tide::python::bind_tensor(m);
   tide::python::bind_factories(m);
   tide::python::bind_cuda(m);
+  tide::python::bind_dlpack(m);
+  tide::python::bind_testing(m);
 }

@@ -16,7 +16,8 @@ from ._factories import (empty, zeros, ones, full, rand, randn, randint, arange,
                          tensor, empty_like, zeros_like, ones_like, full_like, rand_like,
                          randn_like)
 from ._grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
-from . import _tensor, _ops, _legacy
+from . import _tensor, _ops, _legacy, _dlpack
+from ._dlpack import from_dlpack, from_numpy
 
 # torch's aliases of the dtypes.
 float = float32
@@ -29,6 +30,7 @@ del cfloat
 
 _C._set_size_type(Size)
 _tensor.install()
+_dlpack.install()
 Tensor.type = _legacy.tensor_type
 _ops.install(globals())
 globals().update(_legacy.CPU_TYPES)
