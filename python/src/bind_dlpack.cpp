@@ -115,6 +115,8 @@ std::pair<int, int> dlpack_device(const Tensor& t) {
 // The array behind Tensor.__dlpack__: nanobind's nb_ndarray, whose own __dlpack__ makes the
 // capsule (versioned or not, as the consumer asks).
 nb::object to_dlpack(const Tensor& t, nb::handle stream) {
+  TIDE_CHECK(!t.requires_grad(), "[Tensor.__dlpack__] Can't export tensors that require "
+             "gradient, use tensor.detach()");
   if (simulated(t.device())) raise_simulated("Tensor.__dlpack__", t.device());
   if (t.is_cuda()) {
     const bool no_sync = !stream.is_none() && nb::isinstance<nb::int_>(stream) &&

@@ -123,6 +123,8 @@ def test_numpy_errors_say_what_to_do():
     assert tide.ones(2, device="cuda:1").numpy(force=True).tolist() == [1., 1.]
     with pytest.raises(RuntimeError, match=r"Use tensor\.detach\(\)\.numpy\(\) instead"):
         tide.ones(2, requires_grad=True).numpy()
+    with pytest.raises(RuntimeError, match=r"require gradient, use tensor\.detach\(\)"):
+        tide.ones(2, requires_grad=True).__dlpack__()
     with pytest.raises(TypeError, match="BFloat16"):
         tide.ones(2, dtype=tide.bfloat16).numpy()
     with pytest.raises(TypeError, match=r"expected np\.ndarray \(got list\)"):
