@@ -69,7 +69,7 @@ void bind_cuda(nb::module_& m) {
       .def("enter", [](DeviceGuardHolder& h, nb::handle device) {
         int index = cuda_device_index(device);
         if (index >= 0) h.guard.emplace(index);  // device(None) and device(-1) change nothing
-      })
+      }, nb::arg("device").none())
       .def("exit", [](DeviceGuardHolder& h) { h.guard.reset(); });
   nb::class_<StreamGuardHolder>(c, "_StreamGuard")
       .def(nb::init<>())

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nanobind/stl/string.h>
+
 #include "tide/device.h"
 #include "tide/error.h"
 
@@ -15,10 +17,12 @@ int cuda_device_index(nb::handle device) {
   Device d = nb::isinstance<Device>(device) ? nb::cast<Device>(device)
              : PyUnicode_Check(device.ptr())
                  ? Device(nb::cast<std::string>(device))
-                 : throw Error(std::string("[tide.cuda] expected a device (None, an int, a "
-                                           "tide.device or a string such as 'cuda:1'), found ") +
-                               nb::type_name(device.type()).c_str());
-  TIDE_CHECK(d.is_cuda(), "[tide.cuda] expected a cuda device, found '", d.str(), "'");
+                 : throw nb::type_error((std::string("[tide.cuda] expected a device (None, an "
+                                                     "int, a tide.device or a string such as "
+                                                     "'cuda:1'), found ") +
+                                         nb::type_name(device.type()).c_str()).c_str());
+  TIDE_CHECK(d.is_cuda(), "[tide.cuda] expected a cuda device, found '", d.str(),
+             "'; name a cuda device ('cuda:1', 1 or tide.device('cuda', 1))");
   return d.index();
 }
 

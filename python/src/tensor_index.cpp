@@ -1,7 +1,8 @@
 // Note [Python indexing]: a key is read left to right as torch does. An int selects (the dim
 // goes away), a slice narrows, None inserts a dim of size 1, Ellipsis skips the dims that the
 // rest of the key does not name, and a 1-D integer tensor gathers with index_select. An int out
-// of range raises IndexError (what Python's protocols expect); everything else that is wrong
+// of range or of a type that cannot index raises IndexError (what Python's protocols expect and
+// torch raises); everything else that is wrong
 // raises tide's Error from the view op that refuses it.
 
 #include "tensor_index.h"
@@ -38,11 +39,13 @@ std::vector<nb::handle> entries_of(nb::handle key) {
   return entries;
 }
 
-Tensor apply_int(const Tensor& t, int64_t dim, int64_t i) {
+// `source_dim` is the dim of the indexed tensor that the entry names: torch's message counts
+// dims there, not in the partly indexed result.
+Tensor apply_int(const Tensor& t, int64_t dim, int64_t i, int64_t source_dim) {
   int64_t size = t.size(dim);
   if (i < -size || i >= size) {
     throw nb::index_error(("index " + std::to_string(i) + " is out of bounds for dimension " +
-                           std::to_string(dim) + " with size " + std::to_string(size))
+                           std::to_string(source_dim) + " with size " + std::to_string(size))
                               .c_str());
   }
   return t.select(dim, i);
@@ -79,9 +82,10 @@ Tensor index(const Tensor& self, nb::handle key) {
              "dimension ", self.dim(), " (", named, " given)");
   Tensor t = self;
   int64_t dim = 0;
+  int64_t source_dim = 0;  // the dim of self that e names
   for (nb::handle e : entries) {
     if (is_int(e)) {
-      t = apply_int(t, dim, PyLong_AsLongLong(e.ptr()));
+      t = apply_int(t, dim, PyLong_AsLongLong(e.ptr()), source_dim);
     } else if (PySlice_Check(e.ptr())) {
       t = apply_slice(t, dim, e);
       ++dim;
@@ -93,13 +97,14 @@ Tensor index(const Tensor& self, nb::handle key) {
       ++dim;
     } else if (e.ptr() == Py_Ellipsis) {
       dim += self.dim() - named;
+      source_dim += self.dim() - named;
     } else if (nb::isinstance<Tensor>(e)) {
       const Tensor& idx = nb::cast<const Tensor&>(e);
       TIDE_CHECK(idx.dtype() == kInt64 || idx.dtype() == kInt32,
                  "[Tensor.__getitem__] tensors used as indices must be int64 or int32, found ",
                  name(idx.dtype()), " (boolean masks are not supported yet: use tide.where)");
       if (idx.dim() == 0) {
-        t = apply_int(t, dim, idx.item().to_int64());
+        t = apply_int(t, dim, idx.item().to_int64(), source_dim);
       } else {
         TIDE_CHECK(idx.dim() == 1, "[Tensor.__getitem__] an index tensor must have one "
                    "dimension, found ", idx.dim(), "; flatten it or index one dim at a time");
@@ -107,12 +112,15 @@ Tensor index(const Tensor& self, nb::handle key) {
         ++dim;
       }
     } else if (PyIndex_Check(e.ptr())) {  // numpy integers and other __index__ types
-      t = apply_int(t, dim, nb::cast<int64_t>(nb::int_(e)));
+      t = apply_int(t, dim, nb::cast<int64_t>(nb::int_(e)), source_dim);
     } else {
-      throw Error(std::string("[Tensor.__getitem__] only integers, slices (`:`), ellipsis "
-                              "(`...`), None and integer tensors are valid indices, found ") +
-                  nb::type_name(e.type()).c_str());
+      // IndexError, as torch: a key of the wrong type is an indexing error in Python.
+      throw nb::index_error((std::string("[Tensor.__getitem__] only integers, slices (`:`), "
+                                         "ellipsis (`...`), None and integer tensors are valid "
+                                         "indices, found ") +
+                             nb::type_name(e.type()).c_str()).c_str());
     }
+    source_dim += dims_consumed(e);
   }
   return t;
 }

@@ -10,13 +10,16 @@ from . import _C
 from ._C import (Tensor, device, dtype, cat, stack, manual_seed, initial_seed,
                  set_default_dtype, get_default_dtype, set_default_device, get_default_device,
                  is_grad_enabled, set_float32_matmul_precision, get_float32_matmul_precision)
+# tide's exceptions: all RuntimeError subclasses; tide.cuda.OutOfMemoryError is OutOfMemoryError.
+from ._C import Error, OutOfMemoryError, KernelError, StreamRaceError, InternalError
 from ._C import (bool, uint8, int32, int64, float16, bfloat16, float32, float64)
 from ._size import Size
 from ._factories import (empty, zeros, ones, full, rand, randn, randint, arange, linspace,
                          tensor, empty_like, zeros_like, ones_like, full_like, rand_like,
                          randn_like)
 from ._grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
-from . import _tensor, _ops, _legacy
+from . import _tensor, _ops, _legacy, _dlpack
+from ._dlpack import from_dlpack, from_numpy
 
 # torch's aliases of the dtypes.
 float = float32
@@ -24,11 +27,10 @@ double = float64
 half = float16
 long = int64
 int = int32
-cfloat = None  # tide has no complex dtypes: the name exists so `torch.cfloat` fails clearly
-del cfloat
 
 _C._set_size_type(Size)
 _tensor.install()
+_dlpack.install()
 Tensor.type = _legacy.tensor_type
 _ops.install(globals())
 globals().update(_legacy.CPU_TYPES)

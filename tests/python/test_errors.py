@@ -1,0 +1,103 @@
+"""tide's errors from Python: RuntimeError subclasses carrying the C++ message unchanged, and
+the Python types torch raises where Python has a better one (TypeError, IndexError). After
+each error the process and the devices keep working."""
+
+import re
+
+import pytest
+
+import tide
+
+
+def _still_works(device="cuda:0"):
+    x = tide.tensor([1., 2.], device=device)
+    assert (x * 2).sum().item() == 6.0
+    tide.cuda.synchronize()
+
+
+def test_the_exception_types_are_runtime_errors_exposed_where_torch_has_them():
+    for t in (tide.Error, tide.OutOfMemoryError, tide.KernelError, tide.StreamRaceError,
+              tide.InternalError):
+        assert issubclass(t, RuntimeError) and issubclass(t, tide.Error)
+    assert tide.cuda.OutOfMemoryError is tide.OutOfMemoryError
+
+
+def test_ops_across_gpus_raise_naming_both_devices():
+    a = tide.ones(2, device="cuda:0")
+    b = tide.ones(2, device="cuda:1")
+    with pytest.raises(tide.Error) as info:
+        a + b
+    assert type(info.value) is tide.Error
+    assert str(info.value) == ("[add] Expected all tensors to be on the same device, but found at "
+                               "least two devices, cuda:0 and cuda:1!")
+    with pytest.raises(RuntimeError, match="cuda:0 and cpu"):
+        a * tide.ones(2)
+    # copy-like methods may cross devices, as the seeds say
+    assert (a + b.to("cuda:0")).tolist() == [2., 2.]
+    _still_works("cuda:1")
+
+
+def test_out_of_memory_explains_the_allocator_and_what_to_try():
+    with pytest.raises(tide.cuda.OutOfMemoryError) as info:
+        tide.empty(2 ** 40, device="cuda:1")
+    message = str(info.value)
+    assert message.startswith("[CachingAllocator::malloc] CUDA out of memory. Tried to allocate "
+                              "4096.00 GiB")
+    for words in ("GPU 1 has a total capacity of", "reserved by the caching allocator but "
+                  "unallocated", "empty_cache", "set_per_process_memory_fraction"):
+        assert words in message
+    _still_works("cuda:1")
+
+
+def test_an_injected_out_of_memory_says_so_and_the_next_allocation_succeeds():
+    tide._C._cuda.inject_oom_at(1, 0)
+    with pytest.raises(tide.cuda.OutOfMemoryError, match="injected for testing"):
+        tide.empty(1 << 22, device="cuda:0")  # a new segment: the injected failure hits it
+    _still_works("cuda:0")
+
+
+def test_an_async_kernel_failure_is_a_kernel_error_at_the_next_synchronizing_call():
+    x = tide.tensor([1., 2., 3.], device="cuda:2")
+    x.index_select(0, tide.tensor([5], device="cuda:2"))  # enqueued; fails on the device
+    with pytest.raises(tide.KernelError) as info:
+        tide.cuda.synchronize(2)
+    message = str(info.value)
+    assert re.search(r"kernel error in op 'index_select' .* of cuda:2", message)
+    assert "index 5 (at position 0 of index) is out of bounds for dimension 0 with size 3" in message
+    assert "The device remains usable" in message
+    tide.cuda.synchronize(2)  # raised once
+    _still_works("cuda:2")
+
+
+def test_wrong_argument_types_raise_type_error():
+    with pytest.raises(TypeError, match="argument 'size' must be a sequence of ints"):
+        tide.ones("a")
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+"):
+        tide.ones(2) + "a"
+    with pytest.raises(TypeError, match="expected a device"):
+        tide.cuda.set_device(1.5)
+    with pytest.raises(TypeError, match="expected a device"):
+        tide.ones(2).to(device=3.5)
+    with pytest.raises(TypeError, match="invalid type: 'torch.cuda.ComplexTensor'"):
+        tide.set_default_tensor_type("torch.cuda.ComplexTensor")
+
+
+def test_bad_values_say_what_was_expected():
+    with pytest.raises(tide.Error, match=r"cuda:7 does not exist; there are 3 cuda devices"):
+        tide.ones(2, device="cuda:7")
+    with pytest.raises(tide.Error, match=r"expected a cuda device, found 'cpu'"):
+        tide.cuda.set_device("cpu")
+    with pytest.raises(tide.Error, match=r"invalid device string 'gpu'"):
+        tide.device("gpu")
+    with pytest.raises(tide.Error, match="ambiguous"):
+        bool(tide.ones(2))
+
+
+def test_out_of_range_and_wrongly_typed_indices_raise_index_error():
+    x = tide.zeros(3, 2)
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 3"):
+        x[5]
+    with pytest.raises(IndexError, match="index -3 is out of bounds for dimension 1 with size 2"):
+        x[0, -3]
+    with pytest.raises(IndexError, match="valid indices, found float"):
+        x[1.5]
