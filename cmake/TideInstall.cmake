@@ -18,7 +18,11 @@ include(CMakePackageConfigHelpers)
 
 set(TIDE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tide)
 
-set_target_properties(tide PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+# libtide.so links nothing from the build tree, so its RUNPATH is the same built and installed:
+# it is linked with the install one. (A RUNPATH that `cmake --install` rewrites is linked with a
+# trailing ':' for room, an empty entry that the dynamic loader reads as the working directory;
+# and python/'s package installs the build tree's libtide.so as it is.)
+set_target_properties(tide PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON BUILD_WITH_INSTALL_RPATH ON)
 if(TIDE_HAVE_CUDA)
   # The link path leaves out the directories CMake counts as nvcc's implicit ones
   # (targets/<arch>/lib, where the toolkit keeps libcudart), which the dynamic loader does not
@@ -32,7 +36,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tide DESTINATION ${CMAKE_INSTALL
   COMPONENT dev FILES_MATCHING PATTERN "*.h")
 
 if(TARGET tide_cli)
-  # bin/tide finds lib/libtide.so relative to itself, so the prefix can move.
+  # bin/tide finds lib/libtide.so relative to itself, so the prefix can move. (The build tree's
+  # tide, whose RUNPATH names build/src, is the one target left with CMake's trailing ':'.)
   file(RELATIVE_PATH bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
   set_target_properties(tide_cli PROPERTIES INSTALL_RPATH "$ORIGIN/${bin_to_lib}"
                         INSTALL_RPATH_USE_LINK_PATH ON)

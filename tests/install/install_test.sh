@@ -4,7 +4,8 @@
 # user would, and checks that
 #   - the prefix holds tide's headers, libtide.so, the CMake package, tide.pc and (when built)
 #     bin/tide, and nothing else: no tests, benchmarks or gtest;
-#   - the installed libtide.so's RUNPATH names nothing in the build tree, and bin/tide runs;
+#   - the installed libtide.so's RUNPATH names nothing in the build tree, neither it nor the
+#     build tree's (which python/ installs as it is) has an empty entry, and bin/tide runs;
 #   - README.md's example (examples/readme_example.cpp) builds with find_package(tide) and
 #     tide::tide (consumer/), and with `g++ $(pkg-config --cflags --libs tide)`, both with
 #     the build's own compiler, loads libtide.so from the prefix and prints what README.md says.
@@ -15,6 +16,7 @@ set -euo pipefail
 while (($# > 0)); do
   case "$1" in
     --build-dir) build_dir=$2 ;;
+    --built-library) built_library=$2 ;;
     --cmake) cmake=$2 ;;
     --generator) generator=$2 ;;
     --make-program) make_program=$2 ;;
@@ -93,9 +95,15 @@ if [[ "$installed_files" != "$expected_files" ]]; then
 fi
 
 echo "==> check libtide.so's RUNPATH"
-runpath=$(readelf -d "$prefix/$libdir/libtide.so" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+runpath_of() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
+runpath=$(runpath_of "$prefix/$libdir/libtide.so")
 [[ "$runpath" != *"$build_dir"* ]] ||
   fail "the installed libtide.so's RUNPATH '$runpath' names the build tree $build_dir"
+for library in "$prefix/$libdir/libtide.so" "$built_library"; do
+  runpath=$(runpath_of "$library")
+  [[ "$runpath" != :* && "$runpath" != *: && "$runpath" != *::* ]] ||
+    fail "$library's RUNPATH '$runpath' has an empty entry, which the dynamic loader reads as the working directory"
+done
 
 if [[ "$cli" == yes ]]; then
   echo "==> run the installed tide --version"
