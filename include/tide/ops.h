@@ -97,6 +97,9 @@ std::vector<Tensor> split(const Tensor& a, std::vector<int64_t> split_sizes, int
 Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
 
 // nn.functional
+/// input @ weight.t() + bias (bias may be undefined): nn::Linear's computation. Shapes are
+/// checked by the matrix product it calls (nn::Linear checks them first, in its own words).
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
 Tensor softmax(const Tensor& a, int64_t dim);
 Tensor log_softmax(const Tensor& a, int64_t dim);
 enum class Reduction { None, Mean, Sum };

@@ -25,17 +25,15 @@ std::string shape_str(const Tensor& t) {
   return out + "]";
 }
 
-/// tide::nn::Linear::forward on given tensors: addmm for 2-d input with a bias, else matmul.
-Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
+/// tide::linear (nn::Linear's computation) after the checks, in Python's words.
+Tensor checked_linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
   TIDE_CHECK(weight.dim() == 2, "[tide.nn.functional.linear] expected a 2-d weight (out_features, "
              "in_features), found shape ", shape_str(weight));
   TIDE_CHECK(input.dim() >= 1 && input.size(-1) == weight.size(1),
              "[tide.nn.functional.linear] expected an input whose last dimension is "
              "in_features=", weight.size(1), ", found shape ", shape_str(input),
              "; reshape the input (nn.Flatten) or build the Linear for this input");
-  if (input.dim() == 2 && bias) return addmm(*bias, input, weight.t());
-  Tensor out = matmul(input, weight.t());
-  return bias ? out + *bias : out;
+  return tide::linear(input, weight, bias.value_or(Tensor()));
 }
 
 }  // namespace
@@ -49,7 +47,7 @@ void bind_nn(nb::module_& m) {
           return std::make_pair(linear.weight,
                                 bias ? std::optional<Tensor>(linear.bias) : std::nullopt);
         }, nb::arg("in_features"), nb::arg("out_features"), nb::arg("bias"));
-  m.def("_linear", &linear, nb::arg("input"), nb::arg("weight"), nb::arg("bias").none());
+  m.def("_linear", &checked_linear, nb::arg("input"), nb::arg("weight"), nb::arg("bias").none());
 }
 
 }  // namespace tide::python

@@ -42,9 +42,7 @@ Tensor Linear::forward(const Tensor& input) {
                in_features, ", got shape ", shape,
                "]; reshape the input (nn::Flatten) or build the Linear for this input");
   }
-  if (input.dim() == 2 && bias.defined()) return addmm(bias, input, weight.t());
-  Tensor out = matmul(input, weight.t());
-  return bias.defined() ? out + bias : out;
+  return tide::linear(input, weight, bias);
 }
 
 }  // namespace tide::nn
