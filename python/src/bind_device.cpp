@@ -35,6 +35,10 @@ void bind_device(nb::module_& m) {
              new (self) Device(parsed.type(), index);
            },
            nb::arg("type"), nb::arg("index"))
+      // torch.device('cuda', None) is torch.device('cuda').
+      .def("__init__",
+           [](Device* self, const std::string& type, nb::none) { new (self) Device(type); },
+           nb::arg("type"), nb::arg("index").none())
       // torch.device(1) is cuda:1.
       .def("__init__",
            [](Device* self, int index) {

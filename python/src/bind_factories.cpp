@@ -61,19 +61,19 @@ void bind_factories(nb::module_& m) {
   using OptDevice = std::optional<Device>;
 
   // (sizes, dtype, device, requires_grad, pin_memory) for the shape-only factories.
-#define TIDE_SIZE_FACTORY(py_name, fn)                                                    \
-  m.def(py_name,                                                                          \
-        [](Sizes sizes, OptDtype dtype, OptDevice device, bool requires_grad, bool pin) { \
-          return finish(fn(std::move(sizes), options_of(dtype, device, pin)), requires_grad); \
-        },                                                                                \
-        nb::arg("size"), nb::arg("dtype").none(), nb::arg("device").none(),              \
-        nb::arg("requires_grad"), nb::arg("pin_memory"))
-  TIDE_SIZE_FACTORY("_empty", tide::empty);
-  TIDE_SIZE_FACTORY("_zeros", tide::zeros);
-  TIDE_SIZE_FACTORY("_ones", tide::ones);
-  TIDE_SIZE_FACTORY("_rand", tide::rand);
-  TIDE_SIZE_FACTORY("_randn", tide::randn);
-#undef TIDE_SIZE_FACTORY
+  auto size_factory = [&m](const char* py_name, auto fn) {
+    m.def(py_name,
+          [fn](Sizes sizes, OptDtype dtype, OptDevice device, bool requires_grad, bool pin) {
+            return finish(fn(std::move(sizes), options_of(dtype, device, pin)), requires_grad);
+          },
+          nb::arg("size"), nb::arg("dtype").none(), nb::arg("device").none(),
+          nb::arg("requires_grad"), nb::arg("pin_memory"));
+  };
+  size_factory("_empty", [](Sizes s, TensorOptions o) { return tide::empty(std::move(s), o); });
+  size_factory("_zeros", [](Sizes s, TensorOptions o) { return tide::zeros(std::move(s), o); });
+  size_factory("_ones", [](Sizes s, TensorOptions o) { return tide::ones(std::move(s), o); });
+  size_factory("_rand", [](Sizes s, TensorOptions o) { return tide::rand(std::move(s), o); });
+  size_factory("_randn", [](Sizes s, TensorOptions o) { return tide::randn(std::move(s), o); });
 
   m.def("_full",
         [](Sizes sizes, Scalar value, OptDtype dtype, OptDevice device, bool requires_grad,

@@ -41,6 +41,12 @@ nb::object as_size(const DimVector& sizes) {
   return size_type.is_valid() ? size_type(t) : nb::object(t);
 }
 
+std::string sizes_str(const Tensor& t) {
+  std::string out = "[";
+  for (int64_t i = 0; i < t.dim(); ++i) out += (i ? ", " : "") + std::to_string(t.size(i));
+  return out + "]";
+}
+
 // Values as nested Python lists (after one copy of the whole tensor to the host).
 nb::object to_list(const Tensor& host, int64_t dim, int64_t offset) {
   if (dim == host.dim()) {
@@ -184,13 +190,15 @@ void bind_tensor(nb::module_& m) {
       })
       .def("__repr__", &Tensor::str, release_gil())
       .def("__len__", [](const Tensor& t) {
-        TIDE_CHECK(t.dim() > 0, "[Tensor.__len__] len() of a 0-d tensor");
+        if (t.dim() == 0) throw nb::type_error("len() of a 0-d tensor");
         return t.size(0);
       })
       .def("__bool__", [](const Tensor& t) {
+        TIDE_CHECK(t.numel() != 0, "[Tensor.__bool__] Boolean value of Tensor with no values "
+                   "is ambiguous; test x.numel() instead");
         TIDE_CHECK(t.numel() == 1, "[Tensor.__bool__] Boolean value of Tensor with more than one "
-                   "value is ambiguous (it has ", t.numel(), "); use .any() or .all() style "
-                   "reductions (sum() > 0)");
+                   "value is ambiguous (it has ", t.numel(), "); reduce it first, e.g. "
+                   "bool((x != 0).sum())");
         nb::gil_scoped_release release;
         return t.item().to_bool();
       })
@@ -207,10 +215,11 @@ void bind_tensor(nb::module_& m) {
         return t.item().to_int64();
       })
       .def("__index__", [](const Tensor& t) {
-        TIDE_CHECK(t.numel() == 1 && is_integral(t.dtype(), true),
-                   "[Tensor.__index__] only integer tensors of a single element can be "
-                   "converted to an index, this one is ", name(t.dtype()), " with ", t.numel(),
-                   " elements");
+        if (t.numel() != 1 || !is_integral(t.dtype(), true)) {
+          throw nb::type_error(("only integer tensors of a single element can be converted to "
+                                "an index; this one is " + std::string(name(t.dtype())) +
+                                " with " + std::to_string(t.numel()) + " elements").c_str());
+        }
         nb::gil_scoped_release release;
         return t.item().to_int64();
       })
@@ -230,6 +239,18 @@ void bind_tensor(nb::module_& m) {
                      return g.defined() ? std::optional<Tensor>(g) : std::nullopt;
                    },
                    [](const Tensor& t, std::optional<Tensor> g) {
+                     // torch's checks, in its words: a gradient is the tensor's twin.
+                     if (g) {
+                       TIDE_CHECK(g->shape() == t.shape(), "[Tensor.grad] assigned grad has data "
+                                  "of a different size: expected ", sizes_str(t), ", found ",
+                                  sizes_str(*g));
+                       TIDE_CHECK(g->dtype() == t.dtype(), "[Tensor.grad] assigned grad has data "
+                                  "of a different type: expected ", name(t.dtype()), ", found ",
+                                  name(g->dtype()));
+                       TIDE_CHECK(g->device() == t.device(), "[Tensor.grad] assigned grad has "
+                                  "data located on a different device: expected ",
+                                  t.device().str(), ", found ", g->device().str());
+                     }
                      t.mutable_grad() = g ? *g : Tensor();
                    })
       .def_prop_ro("is_leaf", &Tensor::is_leaf)

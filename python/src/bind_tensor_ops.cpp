@@ -4,6 +4,7 @@
 // (bench/python_bench.py).
 
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "bindings.h"
 #include "casters.h"
+#include "py_int.h"
 #include "tensor_from_python.h"
 #include "tide/ops.h"
 
@@ -35,7 +37,7 @@ DimArg dim_arg(nb::handle dim, const char* what) {
   if (dim.is_none()) return d;
   if (PyLong_Check(dim.ptr())) {
     d.kind = DimKind::One;
-    d.one = PyLong_AsLongLong(dim.ptr());
+    d.one = to_int64(dim, what);
     return d;
   }
   d.kind = DimKind::Many;
@@ -51,24 +53,58 @@ Tensor reduce(nb::handle dim, const char* what, Full full, One one, Many many) {
   return many(d.many);
 }
 
-// An in-place operator returns the tensor object itself (x += y keeps x's identity).
+// An in-place operator returns the tensor object itself (x += y keeps x's identity); for an
+// operand that is neither a tensor nor a number it returns NotImplemented, so Python raises
+// its usual TypeError naming both types.
 template <class F>
-auto inplace(F f) {
-  return [f](nb::object self, nb::handle other) {
+auto inplace_operator(F f) {
+  return [f](nb::object self, nb::handle other) -> nb::object {
     Tensor& t = nb::cast<Tensor&>(self);
-    if (nb::isinstance<Tensor>(other)) f(t, nb::cast<const Tensor&>(other));
-    else f(t, nb::cast<Scalar>(other));
+    if (nb::isinstance<Tensor>(other)) {
+      f(t, nb::cast<const Tensor&>(other));
+    } else if (Scalar number; nb::try_cast(other, number)) {
+      f(t, number);
+    } else {
+      return nb::borrow(Py_NotImplemented);
+    }
     return self;
   };
 }
 
-nb::object values_indices(std::tuple<Tensor, Tensor> r) {
-  return nb::make_tuple(std::get<0>(r), std::get<1>(r));
+// The method form (x.mul_(y)): the same, with a TypeError for any other operand.
+template <class F>
+auto inplace_method(const char* name, F f) {
+  return [name, f](nb::object self, nb::handle other) -> nb::object {
+    nb::object result = inplace_operator(f)(self, other);
+    if (result.is(nb::handle(Py_NotImplemented))) {
+      throw nb::type_error((std::string(name) + "(): expected a tensor or a number, found " +
+                            nb::type_name(other.type()).c_str()).c_str());
+    }
+    return result;
+  };
+}
+
+// torch.return_types.max and .min: named tuples (values, indices) that the package makes
+// (python/tide/_return_types.py) and registers with _set_return_types; borrowed, the module's
+// attributes own them.
+nb::handle max_type, min_type;
+
+nb::object values_indices(nb::handle type, std::tuple<Tensor, Tensor> r) {
+  nb::object values = nb::cast(std::move(std::get<0>(r)));
+  nb::object indices = nb::cast(std::move(std::get<1>(r)));
+  return type.is_valid() ? type(values, indices) : nb::object(nb::make_tuple(values, indices));
 }
 
 }  // namespace
 
 void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
+  nb::handle module = m;
+  m.def("_set_return_types", [module](nb::object max, nb::object min) {
+    nb::setattr(module, "_return_type_max", max);
+    nb::setattr(module, "_return_type_min", min);
+    max_type = max;
+    min_type = min;
+  });
   using T = const Tensor&;
   t
       // ---- operators
@@ -91,10 +127,10 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("__neg__", [](T a) { return -a; })
       .def("__abs__", [](T a) { return a.abs(); })
       .def("__invert__", [](T a) { return ~a; })
-      .def("__iadd__", inplace([](Tensor& a, const auto& b) { a += b; }))
-      .def("__isub__", inplace([](Tensor& a, const auto& b) { a -= b; }))
-      .def("__imul__", inplace([](Tensor& a, const auto& b) { a *= b; }))
-      .def("__itruediv__", inplace([](Tensor& a, const auto& b) { a /= b; }))
+      .def("__iadd__", inplace_operator([](Tensor& a, const auto& b) { a += b; }))
+      .def("__isub__", inplace_operator([](Tensor& a, const auto& b) { a -= b; }))
+      .def("__imul__", inplace_operator([](Tensor& a, const auto& b) { a *= b; }))
+      .def("__itruediv__", inplace_operator([](Tensor& a, const auto& b) { a /= b; }))
       .def("__eq__", [](T a, T b) { return a == b; }, nb::is_operator())
       .def("__eq__", [](T a, Scalar b) { return a == b; }, nb::is_operator())
       .def("__ne__", [](T a, T b) { return a != b; }, nb::is_operator())
@@ -120,8 +156,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("sub_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).sub_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("sub_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).sub_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
-      .def("mul_", inplace([](Tensor& a, const auto& b) { a.mul_(b); }), nb::arg("other"))
-      .def("div_", inplace([](Tensor& a, const auto& b) { a.div_(b); }), nb::arg("other"))
+      .def("mul_", inplace_method("mul_", [](Tensor& a, const auto& b) { a.mul_(b); }), nb::arg("other"))
+      .def("div_", inplace_method("div_", [](Tensor& a, const auto& b) { a.div_(b); }), nb::arg("other"))
       .def("pow", [](T a, T b) { return a.pow(b); }, nb::arg("exponent"))
       .def("pow", [](T a, Scalar b) { return a.pow(b); }, nb::arg("exponent"))
       .def("maximum", &Tensor::maximum, nb::arg("other"))
@@ -160,10 +196,10 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
                       [&](const std::vector<int64_t>& ds) { return a.mean(ds, keepdim, dtype); });
       }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype").none() = nb::none())
       .def("max", [](T a) { return a.max(); })
-      .def("max", [](T a, int64_t dim, bool keepdim) { return values_indices(a.max(dim, keepdim)); }, nb::arg("dim"), nb::arg("keepdim") = false)
+      .def("max", [](T a, int64_t dim, bool keepdim) { return values_indices(max_type, a.max(dim, keepdim)); }, nb::arg("dim"), nb::arg("keepdim") = false)
       .def("max", [](T a, T other) { return a.maximum(other); }, nb::arg("other"))
       .def("min", [](T a) { return a.min(); })
-      .def("min", [](T a, int64_t dim, bool keepdim) { return values_indices(a.min(dim, keepdim)); }, nb::arg("dim"), nb::arg("keepdim") = false)
+      .def("min", [](T a, int64_t dim, bool keepdim) { return values_indices(min_type, a.min(dim, keepdim)); }, nb::arg("dim"), nb::arg("keepdim") = false)
       .def("min", [](T a, T other) { return a.minimum(other); }, nb::arg("other"))
       .def("argmax", [](T a, std::optional<int64_t> dim, bool keepdim) { return dim ? a.argmax(*dim, keepdim) : a.argmax(); }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false)
       .def("argmin", [](T a, std::optional<int64_t> dim, bool keepdim) { return dim ? a.argmin(*dim, keepdim) : a.argmin(); }, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false)

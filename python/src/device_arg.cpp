@@ -1,9 +1,12 @@
 #include "device_arg.h"
 
+#include <cstdint>
+
 #include <string>
 
 #include <nanobind/stl/string.h>
 
+#include "py_int.h"
 #include "tide/device.h"
 #include "tide/error.h"
 
@@ -13,7 +16,12 @@ namespace tide::python {
 
 int cuda_device_index(nb::handle device) {
   if (device.is_none()) return -1;
-  if (PyLong_Check(device.ptr())) return static_cast<int>(PyLong_AsLong(device.ptr()));
+  if (PyLong_Check(device.ptr())) {
+    int64_t index = to_int64(device, "[tide.cuda] a device index");
+    TIDE_CHECK(index >= INT32_MIN && index <= INT32_MAX, "[tide.cuda] ", index,
+               " is not a device index; pass 0 .. tide.cuda.device_count() - 1");
+    return static_cast<int>(index);
+  }
   Device d = nb::isinstance<Device>(device) ? nb::cast<Device>(device)
              : PyUnicode_Check(device.ptr())
                  ? Device(nb::cast<std::string>(device))

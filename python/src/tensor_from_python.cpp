@@ -6,6 +6,8 @@
 
 #include "tensor_from_python.h"
 
+#include "py_int.h"
+
 #include <string>
 
 #include "tide/default_device.h"
@@ -101,12 +103,13 @@ void walk(Leaves& out, nb::handle item, size_t depth) {
 
 Tensor tensor_from_python(nb::handle data, std::optional<Dtype> dtype,
                           std::optional<Device> device) {
-  Device target = device ? *device : detail::thread_default_device();
   if (nb::isinstance<Tensor>(data)) {
-    // torch.tensor(t) copies (with a warning); so does tide, quietly.
+    // torch.tensor(t) copies (with a warning), keeping t's device unless given one.
     const Tensor& t = nb::cast<const Tensor&>(data);
-    return t.to(target, dtype ? *dtype : t.dtype(), false, /*copy=*/true).detach();
+    return t.to(device ? *device : t.device(), dtype ? *dtype : t.dtype(), false, /*copy=*/true)
+        .detach();
   }
+  Device target = device ? *device : detail::thread_default_device();
   Leaves leaves;
   walk(leaves, data, 0);
   // A list with an empty innermost dim has no leaves; torch makes it float.
@@ -135,16 +138,20 @@ Tensor tensor_from_python(nb::handle data, std::optional<Dtype> dtype,
 }
 
 std::vector<int64_t> sizes_from_sequence(nb::handle seq, const char* what) {
-  TIDE_CHECK(is_sequence(seq), "[", what, "] expected a sequence of ints for the size, found ",
-             py_type_name(seq));
+  if (!is_sequence(seq)) {
+    throw nb::type_error((std::string(what) + "(): expected a sequence of ints for the size, "
+                          "found " + py_type_name(seq)).c_str());
+  }
   auto n = PySequence_Fast_GET_SIZE(seq.ptr());
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
   std::vector<int64_t> sizes(static_cast<size_t>(n));
   for (Py_ssize_t k = 0; k < n; ++k) {
-    TIDE_CHECK(PyLong_Check(items[k]) && !PyBool_Check(items[k]), "[", what,
-               "] expected ints for the size, found ", py_type_name(nb::handle(items[k])),
-               " at position ", k);
-    sizes[k] = PyLong_AsLongLong(items[k]);
+    nb::handle item(items[k]);
+    if (!is_int(item)) {
+      throw nb::type_error((std::string(what) + "(): expected ints for the size, found " +
+                            py_type_name(item) + " at position " + std::to_string(k)).c_str());
+    }
+    sizes[k] = to_int64(item, what);
   }
   return sizes;
 }

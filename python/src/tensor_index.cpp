@@ -7,21 +7,20 @@
 
 #include "tensor_index.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tide/error.h"
 #include "casters.h"
+#include "py_int.h"
 #include "tide/ops.h"
 
 namespace nb = nanobind;
 
 namespace tide::python {
 namespace {
-
-bool is_int(nb::handle h) {
-  return PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr());
-}
 
 // How many dims of the tensor the entry consumes.
 int64_t dims_consumed(nb::handle entry) {
@@ -39,6 +38,18 @@ std::vector<nb::handle> entries_of(nb::handle key) {
   return entries;
 }
 
+// An int index; one too large for int64 is out of bounds like any other (IndexError).
+int64_t index_value(nb::handle e, int64_t size, int64_t source_dim) {
+  int overflow = 0;
+  long long i = PyLong_AsLongLongAndOverflow(e.ptr(), &overflow);
+  if (overflow != 0) {
+    throw nb::index_error(("index " + std::string(nb::str(e).c_str()) +
+                           " is out of bounds for dimension " + std::to_string(source_dim) +
+                           " with size " + std::to_string(size)).c_str());
+  }
+  return i;
+}
+
 // `source_dim` is the dim of the indexed tensor that the entry names: torch's message counts
 // dims there, not in the partly indexed result.
 Tensor apply_int(const Tensor& t, int64_t dim, int64_t i, int64_t source_dim) {
@@ -51,20 +62,17 @@ Tensor apply_int(const Tensor& t, int64_t dim, int64_t i, int64_t source_dim) {
   return t.select(dim, i);
 }
 
+// Python's slice rules: bounds of any size clamp to the dim (PySlice_AdjustIndices), so
+// x[:2**70] is all of x, as in Python and torch.
 Tensor apply_slice(const Tensor& t, int64_t dim, nb::handle entry) {
-  auto* s = reinterpret_cast<PySliceObject*>(entry.ptr());
-  auto bound = [](PyObject* o) -> std::optional<int64_t> {
-    if (o == Py_None) return std::nullopt;
-    TIDE_CHECK(PyLong_Check(o) || PyIndex_Check(o),
-               "[Tensor.__getitem__] slice bounds must be ints or None, found ",
-               Py_TYPE(o)->tp_name);
-    return PyLong_AsLongLong(o);
-  };
-  int64_t step = s->step == Py_None ? 1 : PyLong_AsLongLong(s->step);
+  Py_ssize_t start, stop, step;
+  if (PySlice_Unpack(entry.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
   TIDE_CHECK(step > 0, "[Tensor.__getitem__] step must be greater than zero, found ", step,
              " (negative steps are not supported, as in torch)");
-  return t.slice(dim, bound(s->start), bound(s->stop), step);
+  PySlice_AdjustIndices(static_cast<Py_ssize_t>(t.size(dim)), &start, &stop, step);
+  return t.slice(dim, start, std::max(start, stop), step);
 }
+
 
 }  // namespace
 
@@ -85,7 +93,7 @@ Tensor index(const Tensor& self, nb::handle key) {
   int64_t source_dim = 0;  // the dim of self that e names
   for (nb::handle e : entries) {
     if (is_int(e)) {
-      t = apply_int(t, dim, PyLong_AsLongLong(e.ptr()), source_dim);
+      t = apply_int(t, dim, index_value(e, t.size(dim), source_dim), source_dim);
     } else if (PySlice_Check(e.ptr())) {
       t = apply_slice(t, dim, e);
       ++dim;
@@ -135,8 +143,11 @@ void index_assign(const Tensor& self, nb::handle key, nb::handle value) {
   if (nb::isinstance<Tensor>(value)) {
     const Tensor& src = nb::cast<const Tensor&>(value);
     view.copy_(src.shape() == view.shape() ? src : src.expand(view.sizes()));
+  } else if (Scalar number; nb::try_cast(value, number)) {
+    view.fill_(number);
   } else {
-    view.fill_(nb::cast<Scalar>(value));
+    throw nb::type_error((std::string("can't assign a ") + nb::type_name(value.type()).c_str() +
+                          " to a tide tensor: assign a tensor or a number").c_str());
   }
 }
 

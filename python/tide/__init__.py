@@ -29,6 +29,8 @@ long = int64
 int = int32
 
 _C._set_size_type(Size)
+from . import return_types  # noqa: E402
+_C._set_return_types(return_types.max, return_types.min)
 _tensor.install()
 _dlpack.install()
 Tensor.type = _legacy.tensor_type

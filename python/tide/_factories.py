@@ -7,11 +7,13 @@ from ._devices import device_arg
 
 def _sizes(size, name):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        return list(size[0])
+        size = size[0]
     for s in size:
         if not isinstance(s, int) or isinstance(s, bool):
             raise TypeError(f"{name}(): argument 'size' must be a sequence of ints or ints, "
                             f"found {type(s).__name__}")
+        if not -2 ** 63 <= s < 2 ** 63:
+            raise OverflowError(f"{name}(): size {s} does not fit in int64")
     return list(size)
 
 
@@ -57,9 +59,11 @@ def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=F
 
 
 def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_grad=False):
-    # torch.randint(high, size) and torch.randint(low, high, size)
+    # torch.randint(high, size), torch.randint(high, size=...) and randint(low, high, size)
     if size is None:
         low, high, size = 0, low, high
+    elif high is None:
+        low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
     return _C._randint(low, high, _sizes((size,), "randint"), dtype, device_arg(device),
@@ -79,11 +83,29 @@ def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_g
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    if hasattr(data, "__dlpack__") and not isinstance(data, _C.Tensor):
-        from ._dlpack import from_dlpack
-        t = from_dlpack(data).to(device=device, dtype=dtype, copy=True)
-        return t.requires_grad_(requires_grad) if requires_grad else t
+    """A new tensor holding a copy of data: numbers, nested lists, a tensor, or an array of
+    another library (NumPy, torch: read through DLPack, then copied, as torch.tensor copies)."""
+    if not isinstance(data, _C.Tensor) and hasattr(data, "__dlpack__"):
+        data = _foreign_tensor(data)
+        if device is None:  # a tide tensor keeps its device; foreign data goes to the default
+            device = _C.get_default_device()
+    elif hasattr(data, "item") and getattr(data, "ndim", None) == 0:
+        data = data.item()  # a NumPy scalar: its Python number
     return _C._tensor(data, dtype, device_arg(device), requires_grad, pin_memory)
+
+
+def _foreign_tensor(data):
+    """A tide tensor viewing `data`'s memory (to be copied by the caller). NumPy arrays that
+    DLPack cannot export as they are (read-only, negative strides) are copied into a fresh
+    array first, since a copy is what tide.tensor asked for anyway."""
+    from ._dlpack import from_dlpack
+    try:
+        return from_dlpack(data)
+    except (BufferError, TypeError, _C.Error):
+        if type(data).__module__ != "numpy":
+            raise
+        import numpy
+        return from_dlpack(numpy.array(data, copy=True))
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False):

@@ -1,29 +1,28 @@
 """The Python half of tide.Tensor: methods whose torch signatures take ``*sizes``, devices in
 any spelling or several forms (to, cuda, type, new_*), added to the compiled class."""
 
+import copy as _copy
+
 from . import _C
-from ._devices import device_arg
+from ._devices import device_arg, parse_to
 from ._factories import _sizes
 
 Tensor = _C.Tensor
 
 
+def _same_or(self, result):
+    # torch returns the tensor itself when a conversion has nothing to do.
+    return self if result._is_same(self) else result
+
+
 def _to(self, *args, device=None, dtype=None, non_blocking=False, copy=False):
     """to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype), to(other)."""
-    for a in args:
-        if isinstance(a, _C.dtype):
-            dtype = a
-        elif isinstance(a, _C.Tensor):
-            device, dtype = a.device, a.dtype
-        elif isinstance(a, bool):
-            non_blocking = a
-        else:
-            device = a
-    return self._to(device_arg(device), dtype, non_blocking, copy)
+    device, dtype, non_blocking, copy = parse_to(args, device, dtype, non_blocking, copy)
+    return _same_or(self, self._to(device, dtype, non_blocking, copy))
 
 
 def _cuda(self, device=None, non_blocking=False):
-    return self._cuda(device_arg(device), non_blocking)
+    return _same_or(self, self._cuda(device_arg(device), non_blocking))
 
 
 def _view(self, *shape):
@@ -92,12 +91,24 @@ def _iter(self):
     return iter([self[i] for i in range(self.shape[0])])
 
 
-def _size(self, dim=None):
-    return self._size_all() if dim is None else self._size_dim(dim)
-
-
-def _is_cuda_type(self):
-    return self.is_cuda
+def _deepcopy(self, memo):
+    """copy.deepcopy: new storage with the same values, requires_grad, gradient and class
+    (a Parameter stays a Parameter), as torch's."""
+    if id(self) in memo:
+        return memo[id(self)]
+    data = self.detach().clone()
+    if type(self) is Tensor:
+        result = data
+    else:
+        result = type(self).__new__(type(self))
+        Tensor.__init__(result, data)
+        result.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+    if self.requires_grad:
+        result.requires_grad_(True)
+    if self.grad is not None:
+        result.grad = _copy.deepcopy(self.grad, memo)
+    memo[id(self)] = result
+    return result
 
 
 def _retain_grad(self):
@@ -110,12 +121,13 @@ _METHODS = {
     "expand": _expand, "new_empty": _new_empty, "new_zeros": _new_zeros,
     "new_ones": _new_ones, "new_full": _new_full, "new_tensor": _new_tensor, "new": _new,
     "__format__": _format, "__iter__": _iter, "retain_grad": _retain_grad,
+    "__deepcopy__": _deepcopy,
 }
 
 
 def _dtype_method(dtype):
     def convert(self, memory_format=None):
-        return self._to(None, dtype, False, False)
+        return _same_or(self, self._to(None, dtype, False, False))
     return convert
 
 

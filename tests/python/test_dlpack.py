@@ -223,3 +223,16 @@ def test_simulated_gpus_refuse_to_share_their_memory_as_cuda_memory():
     with pytest.raises(BufferError, match="simulated GPU"):
         torch.from_dlpack(x)
     assert torch.from_dlpack(x.cpu()).tolist() == [1., 1.]
+
+
+def test_tensor_of_an_array_copies_whatever_its_layout():
+    arr = np.arange(4, dtype=np.float32)
+    t = tide.tensor(arr)
+    arr[0] = 9
+    assert t.tolist() == [0., 1., 2., 3.]
+    assert tide.tensor(np.arange(4)[::-1]).tolist() == [3, 2, 1, 0]
+    frozen = np.arange(3)
+    frozen.setflags(write=False)
+    assert tide.tensor(frozen).tolist() == [0, 1, 2]
+    assert tide.tensor(np.float32(2.5)).item() == 2.5
+    assert tide.tensor(arr, device="cuda:1").device == tide.device("cuda:1")

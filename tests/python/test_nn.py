@@ -237,3 +237,16 @@ def test_forward_hooks():
     handle.remove()
     lin(tide.ones(1, 2))
     assert outs == [(1, 2)]
+
+
+def test_deepcopy_of_a_module_gives_independent_parameters():
+    import copy
+    model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    twin = copy.deepcopy(model)
+    assert [n for n, _ in twin.named_parameters()] == [n for n, _ in model.named_parameters()]
+    for p, q in zip(model.parameters(), twin.parameters()):
+        assert isinstance(q, nn.Parameter) and q.requires_grad
+        assert q.tolist() == p.tolist()
+    with tide.no_grad():
+        twin[0].weight.fill_(0)
+    assert model[0].weight.abs().sum().item() > 0

@@ -131,3 +131,111 @@ def test_autograd_from_python():
     with tide.no_grad():
         assert not (w * 2).requires_grad
     assert (w * 2).requires_grad
+
+
+def test_wrong_operand_types_raise_type_errors_with_the_type_named():
+    x = tide.ones(2)
+    with pytest.raises(TypeError):
+        x += "a"
+    with pytest.raises(TypeError, match="mul_\\(\\): expected a tensor or a number, found str"):
+        x.mul_("a")
+    with pytest.raises(TypeError, match="can't assign a str to a tide tensor"):
+        x[0] = "a"
+    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
+        len(tide.tensor(1.0))
+    import operator
+    with pytest.raises(TypeError, match="only integer tensors of a single element"):
+        operator.index(tide.tensor(1.5))
+    with pytest.raises(RuntimeError, match="with no values is ambiguous"):
+        bool(tide.ones(0))
+    assert x.tolist() == [1.0, 1.0]
+
+
+def test_python_ints_too_large_for_int64():
+    x = tide.arange(4)
+    assert x[:2 ** 70].tolist() == [0, 1, 2, 3]
+    assert x[-2 ** 70:2].tolist() == [0, 1]
+    assert x[3:1].tolist() == []
+    with pytest.raises(IndexError, match="out of bounds for dimension 0 with size 4"):
+        x[2 ** 70]
+    with pytest.raises(OverflowError):
+        x.sum(2 ** 70)
+    with pytest.raises(OverflowError):
+        tide.zeros(2 ** 70)
+    with pytest.raises(TypeError, match="argument 'size' must be a sequence of ints or ints, "
+                                        "found float"):
+        tide.zeros(2.5)
+    with pytest.raises(TypeError, match="expected ints for the size, found float at position 1"):
+        tide.Tensor(2, 1.5)
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        x[::0]
+
+
+def test_grad_assignment_is_checked_as_torch():
+    w = tide.zeros(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="assigned grad has data of a different size"):
+        w.grad = tide.ones(5)
+    with pytest.raises(RuntimeError, match="assigned grad has data of a different type"):
+        w.grad = tide.ones(3, dtype=tide.float64)
+    w.grad = tide.ones(3)
+    assert w.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_max_and_min_over_a_dim_return_named_tuples():
+    x = tide.tensor([[1., 5.], [7., 3.]])
+    result = x.max(dim=1)
+    assert result.values.tolist() == [5., 7.] and result.indices.tolist() == [1, 0]
+    assert repr(result).startswith("tide.return_types.max(\nvalues=tensor([5., 7.]),")
+    values, indices = x.min(0)
+    assert values.tolist() == [1., 3.] and indices.tolist() == [0, 1]
+
+
+def test_conversions_with_nothing_to_do_return_the_tensor_itself():
+    x = tide.ones(2)
+    assert x.float() is x
+    assert x.to(tide.float32) is x
+    assert x.to("cpu") is x
+    assert x.double() is not x
+
+
+def test_tensor_copies_and_keeps_the_source_device():
+    src = tide.ones(2, device="cuda:1")
+    copy = tide.tensor(src)
+    assert copy.device == tide.device("cuda:1")
+    copy += 1
+    assert src.tolist() == [1.0, 1.0]
+
+
+def test_deepcopy_of_tensors_keeps_values_flags_and_gradients():
+    import copy
+    w = tide.tensor([1., 2.], requires_grad=True)
+    (w * w).sum().backward()
+    w2 = copy.deepcopy(w)
+    assert w2.tolist() == [1., 2.] and w2.requires_grad and w2.grad.tolist() == [2., 4.]
+    w2.data.fill_(0)
+    assert w.tolist() == [1., 2.]
+
+
+def test_grad_mode_decorators():
+    @tide.set_grad_enabled(False)
+    def no_grad_inside():
+        return tide.is_grad_enabled()
+
+    assert tide.is_grad_enabled()
+    assert no_grad_inside() is False
+    assert tide.is_grad_enabled()
+
+    @tide.no_grad()
+    def also_no_grad():
+        return tide.is_grad_enabled()
+
+    assert also_no_grad() is False and tide.is_grad_enabled()
+    with tide.inference_mode(False):
+        assert tide.is_grad_enabled()
+    with tide.inference_mode():
+        assert not tide.is_grad_enabled()
+
+
+def test_factories_accept_torchs_spellings():
+    assert tide.randint(10, size=(3,)).shape == (3,)
+    assert tide.device("cuda", None) == tide.device("cuda")
