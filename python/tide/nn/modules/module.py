@@ -13,7 +13,7 @@ import itertools
 
 from ... import _C
 from ..._grad_mode import no_grad
-from ..._devices import device_arg
+from ..._devices import device_arg, parse_to
 from ..parameter import Parameter
 
 Tensor = _C.Tensor
@@ -360,7 +360,7 @@ class Module:
     def to(self, *args, **kwargs):
         """to(device=None, dtype=None, non_blocking=False), to(dtype), to(tensor): moves and
         converts parameters and buffers in place; dtype applies to floating point ones only."""
-        device, dtype, non_blocking = _parse_to(*args, **kwargs)
+        device, dtype, non_blocking, _ = parse_to(args, **kwargs)
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point dtypes, but got desired "
                             f"dtype={dtype}")
@@ -512,17 +512,3 @@ class Module:
         replica.__dict__["_modules"] = replica._modules.copy()
         replica.__dict__["_is_replica"] = True
         return replica
-
-
-def _parse_to(*args, device=None, dtype=None, non_blocking=False, copy=False):
-    """(device, dtype, non_blocking) of Module.to's torch forms."""
-    for a in args:
-        if isinstance(a, _C.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            device, dtype = a.device, a.dtype
-        elif isinstance(a, bool):
-            non_blocking = a
-        else:
-            device = a
-    return device_arg(device), dtype, non_blocking

@@ -5,6 +5,7 @@ the gradients into the module's own parameters on device_ids[0]."""
 
 from ... import _C
 from ... import cuda
+from ..._devices import cuda_index
 from ..modules.module import Module
 from .parallel_apply import parallel_apply
 from .replicate import replicate
@@ -12,14 +13,7 @@ from .scatter_gather import gather, scatter_kwargs
 
 
 def _index(device, what):
-    if isinstance(device, int) and not isinstance(device, bool):
-        return device
-    if isinstance(device, (str, _C.device)):
-        d = _C.device(str(device))
-        if d.type == "cuda":
-            return d.index if d.index is not None else cuda.current_device()
-    raise TypeError(f"DataParallel: {what} must hold cuda device indices, tide.device('cuda:N') "
-                    f"or 'cuda:N' strings, found {device!r}")
+    return cuda_index(device, f"DataParallel: {what}")
 
 
 class DataParallel(Module):

@@ -6,12 +6,9 @@ The threads overlap because tide releases the GIL in every call that waits for a
 import threading
 
 from ... import _C
+from ..._devices import cuda_index
 from ..._grad_mode import set_grad_enabled
 from ... import cuda
-
-
-def _device_index(d):
-    return d if isinstance(d, int) else _C.device(str(d)).index
 
 
 def parallel_apply(modules, inputs, kwargs_tup=None, devices=None):
@@ -20,7 +17,7 @@ def parallel_apply(modules, inputs, kwargs_tup=None, devices=None):
         raise ValueError(f"parallel_apply: {len(modules)} modules but {len(inputs)} inputs; "
                          "pass one input per module")
     kwargs_tup = kwargs_tup or tuple({} for _ in modules)
-    devices = [_device_index(d) for d in devices]
+    devices = [cuda_index(d, "parallel_apply: devices") for d in devices]
     grad_enabled = _C.is_grad_enabled()
     streams = [cuda.current_stream(d) for d in devices]
     results = [None] * len(modules)

@@ -2,7 +2,7 @@
 the original's (``param.to(device)`` recorded by autograd), so the gradients of a replica's
 forward flow back into the original parameters, as torch.nn.parallel.replicate."""
 
-from ... import _C
+from ..._devices import device_arg
 from ..._grad_mode import no_grad
 
 
@@ -26,7 +26,7 @@ def replicate(network, devices, detach=False):
     buffers = list(network.buffers())
     replicas = []
     for device in devices:
-        device = _C.device("cuda", device) if isinstance(device, int) else _C.device(str(device))
+        device = device_arg(device, "replicate: devices")
         param_copies = _copies(params, device, not detach)
         buffer_copies = _copies(buffers, device, False)
         copies = [m._replicate_for_data_parallel() for m in modules]

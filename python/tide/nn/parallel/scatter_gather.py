@@ -4,16 +4,13 @@ device, recursing into tuples, lists and dicts; other objects are passed to ever
 import warnings
 
 from ... import _C
-
-
-def _device(d):
-    return _C.device("cuda", d) if isinstance(d, int) else _C.device(str(d))
+from ..._devices import device_arg
 
 
 def scatter(inputs, target_gpus, dim=0):
     """A list with one entry per device that received a piece of every tensor in `inputs`
     (fewer entries than devices when a tensor has fewer rows than there are devices)."""
-    devices = [_device(d) for d in target_gpus]
+    devices = [device_arg(d) for d in target_gpus]
 
     def scatter_map(obj):
         if isinstance(obj, _C.Tensor):
@@ -43,7 +40,7 @@ def scatter_kwargs(inputs, kwargs, target_gpus, dim=0):
 def gather(outputs, target_device, dim=0):
     """The replicas' outputs concatenated along dim on target_device (scalars become a
     vector, with torch's warning)."""
-    target = _device(target_device)
+    target = device_arg(target_device)
 
     def gather_map(outs):
         out = outs[0]
