@@ -106,6 +106,8 @@ def test_events_record_wait_query_and_time():
         _testing.release_stream(s)
     end.synchronize()
     assert end.query() and start.elapsed_time(end) >= 0.0
+    # y was made on `other`; reading it on the current stream needs the ordering, as in torch.
+    s.wait_stream(other)
     assert y.item() == 2000.0
     e = s.record_event()
     e.synchronize()

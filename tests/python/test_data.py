@@ -110,14 +110,15 @@ def test_errors_in_a_worker_reach_the_loop_and_option_errors_are_torchs():
 
 
 def test_workers_run_while_the_main_thread_waits():
-    # Each sample sleeps 0.1 s; 4 worker threads should load 8 samples in far less than 0.8 s.
-    class Slow(Squares):
+    # Each sample waits at a barrier of 4: it passes only when 4 worker threads are inside
+    # __getitem__ at once (no clock decides it; a broken barrier reaches the loop as an error).
+    barrier = threading.Barrier(4, timeout=60)
+
+    class Together(Squares):
         def __getitem__(self, i):
-            time.sleep(0.1)
+            barrier.wait()
             return super().__getitem__(i)
-    start = time.perf_counter()
-    assert len(list(DataLoader(Slow(8), batch_size=1, num_workers=4))) == 8
-    assert time.perf_counter() - start < 0.6
+    assert len(list(DataLoader(Together(8), batch_size=1, num_workers=4))) == 8
 
 
 def test_other_threads_run_while_batches_are_pinned():

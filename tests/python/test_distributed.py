@@ -19,14 +19,15 @@ MPIRUN = shutil.which("mpirun")
 @pytest.mark.skipif(MPIRUN is None, reason="mpirun is not installed (Open MPI's mpirun runs the "
                                            "2-rank job)")
 @pytest.mark.parametrize("device, sim", [("cpu", None), ("cuda", "1")])
-def test_collectives_from_python_on_two_ranks(device, sim):
-    env = dict(os.environ, TIDE_TEST_DIST_TIMEOUT_MS="60000")
+def test_collectives_from_python_on_two_ranks(device, sim, tmp_path):
+    env = dict(os.environ, TIDE_TEST_DIST_TIMEOUT_MS="60000",
+               TIDE_TEST_HANDSHAKE_DIR=str(tmp_path))
     env.pop("TIDE_SIM_DEVICES", None)
     if sim:
         env["TIDE_SIM_DEVICES"] = sim
     cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe",
            "--mca", "btl_vader_single_copy_mechanism", "none", "-n", "2",
-           "-x", "PYTHONPATH", sys.executable, WORKER, device]
+           "-x", "PYTHONPATH", "-x", "TIDE_TEST_HANDSHAKE_DIR", sys.executable, WORKER, device]
     if sim:
         cmd[1:1] = ["-x", "TIDE_SIM_DEVICES"]
     result = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)

@@ -37,27 +37,38 @@ out = tide.zeros(2, device=device)
 dist.reduce_scatter(out, [tide.full([2], float(r + rank), device=device) for r in range(world)])
 assert out.tolist() == [float(sum(rank + r for r in range(world)))] * 2
 
-# A barrier releases the GIL: a Python thread keeps running while this rank waits for the
-# slower one.
-ticks = [0]
-stop = threading.Event()
+# A barrier releases the GIL. Rank 1 enters the barrier first; once its main thread is inside,
+# a Python thread of rank 1 counts 10 ticks and then writes a file; rank 0 enters the barrier
+# only after that file exists. If the barrier held the GIL, the ticks could not run, the file
+# would never appear and rank 0 would fail its wait, a clear assertion rather than a hang.
+# No sleep decides the outcome: the file is a handshake.
+import os
+import time
+
+handshake = os.path.join(os.environ["TIDE_TEST_HANDSHAKE_DIR"], f"ticking-{device}")
+inside = threading.Event()
 
 
 def tick():
-    while not stop.is_set():
-        ticks[0] += 1
-        stop.wait(0.001)
+    inside.wait()
+    for _ in range(10):
+        time.sleep(0.001)
+    with open(handshake, "w") as f:
+        f.write("ticked")
 
 
-thread = threading.Thread(target=tick)
-thread.start()
-if rank == 0:
-    import time
-    time.sleep(0.3)
-dist.barrier()
-stop.set()
-thread.join()
-assert rank == 0 or ticks[0] > 10, ticks
+if rank == 1:
+    thread = threading.Thread(target=tick)
+    thread.start()
+    inside.set()
+    dist.barrier()
+    thread.join()
+else:
+    deadline = time.monotonic() + 60
+    while not os.path.exists(handshake):
+        assert time.monotonic() < deadline, "rank 1's thread never ran while rank 1 was in barrier()"
+        time.sleep(0.01)
+    dist.barrier()
 
 sampler = tide.utils.data.DistributedSampler(list(range(10)), shuffle=False)
 assert list(sampler) == list(range(rank, 10, world)) and len(sampler) == 5
