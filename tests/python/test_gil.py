@@ -55,8 +55,14 @@ CHILD = textwrap.dedent("""
         if frame is None:
             return False
         ops = {i.offset: i.opname for i in dis.get_instructions(frame.f_code)}
-        return ops.get(frame.f_lasti) in calls and frame.f_code.co_name in (
-            "waiter", "<lambda>", "_to")
+        if ops.get(frame.f_lasti) not in calls:
+            return False
+        if frame.f_code.co_name == "_to":
+            # Tensor.to's Python half calls parse_to first: only its call of the compiled
+            # _to is the one that waits.
+            import linecache
+            return "self._to(" in linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+        return frame.f_code.co_name in ("waiter", "<lambda>")
 
     t = threading.Thread(target=waiter, daemon=True)
     t.start()

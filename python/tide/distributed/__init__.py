@@ -74,7 +74,13 @@ def get_backend(group=None):
 
 
 def barrier(group=None, async_op=False, device_ids=None):
+    """Waits until every rank has called it (releasing the GIL meanwhile). device_ids is
+    accepted and unused: tide's barrier is a wait on the host, on every backend."""
     _group(group)
+    if async_op:
+        raise _C.Error("[tide.distributed.barrier] async_op=True is not supported: barrier() "
+                       "waits on the host and releases the GIL, so call it from a thread to "
+                       "go on meanwhile")
     _d.barrier()
 
 
