@@ -26,29 +26,22 @@ def _check_out(out, name):
         raise TypeError(f"{name}(): out= is not supported by tide; assign the result instead")
 
 
-def empty(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    _check_out(out, "empty")
-    return _C._empty(_sizes(size, "empty"), dtype, device_arg(device), requires_grad, pin_memory)
+def _size_factory(name, make):
+    def factory(*size, out=None, dtype=None, device=None, requires_grad=False,
+                pin_memory=False):
+        _check_out(out, name)
+        return make(_sizes(size, name), dtype, device_arg(device), requires_grad, pin_memory)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = (f"tide.{name}(*size, dtype=None, device=None, requires_grad=False, "
+                       f"pin_memory=False), as torch.{name}")
+    return factory
 
 
-def zeros(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    _check_out(out, "zeros")
-    return _C._zeros(_sizes(size, "zeros"), dtype, device_arg(device), requires_grad, pin_memory)
-
-
-def ones(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    _check_out(out, "ones")
-    return _C._ones(_sizes(size, "ones"), dtype, device_arg(device), requires_grad, pin_memory)
-
-
-def rand(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    _check_out(out, "rand")
-    return _C._rand(_sizes(size, "rand"), dtype, device_arg(device), requires_grad, pin_memory)
-
-
-def randn(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    _check_out(out, "randn")
-    return _C._randn(_sizes(size, "randn"), dtype, device_arg(device), requires_grad, pin_memory)
+empty = _size_factory("empty", _C._empty)
+zeros = _size_factory("zeros", _C._zeros)
+ones = _size_factory("ones", _C._ones)
+rand = _size_factory("rand", _C._rand)
+randn = _size_factory("randn", _C._randn)
 
 
 def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False,

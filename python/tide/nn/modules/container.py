@@ -14,7 +14,26 @@ def _index(idx, size):
     return idx % size
 
 
-class Sequential(Module):
+class _Ordered(Module):
+    """What Sequential and ModuleList share: children in order, len, iteration, append."""
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+
+class Sequential(_Ordered):
     """Sequential(*modules) or Sequential(OrderedDict): forward runs them in order."""
 
     def __init__(self, *args):
@@ -45,21 +64,6 @@ class Sequential(Module):
         for i, (key, module) in enumerate(items):
             self._modules[str(i) if key.isdigit() else key] = module
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
-
     def insert(self, index, module):
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
@@ -80,7 +84,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Ordered):
     """A list of modules, registered as children (so parameters() and to() see them)."""
 
     def __init__(self, modules=None):
@@ -96,17 +100,3 @@ class ModuleList(Module):
     def __setitem__(self, idx, module):
         setattr(self, str(_index(idx, len(self))), module)
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
