@@ -95,7 +95,8 @@ class DistributedDataParallel(Module):
         device = trained[0][1].device
         if device_ids is not None and len(device_ids) == 0:
             device_ids = None
-        if device.type == "cpu" and (device_ids is not None or output_device is not None):
+        if (device_ids is None or device.type == "cpu") and \
+                (device_ids is not None or output_device is not None):
             raise ValueError(f"DistributedDataParallel device_ids and output_device arguments "
                              f"only work with single-device/multiple-device GPU modules or CPU "
                              f"modules, but got device_ids {device_ids}, output_device "
