@@ -19,6 +19,8 @@ void bind_nn(nanobind::module_& m);
 void bind_optim(nanobind::module_& m);
 void bind_data(nanobind::module_& m);
 void bind_distributed(nanobind::module_& m);
+/// Adds DistributedDataParallel's engine to the tide._C._distributed that bind_distributed made.
+void bind_ddp(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);
 /// tide._C._testing: deterministic controls of simulated GPUs, for tests only.
 void bind_testing(nanobind::module_& m);

@@ -18,6 +18,7 @@ NB_MODULE(_C, m) {
   tide::python::bind_optim(m);
   tide::python::bind_data(m);
   tide::python::bind_distributed(m);
+  tide::python::bind_ddp(m);
   tide::python::bind_dlpack(m);
   tide::python::bind_testing(m);
 }

@@ -5,9 +5,9 @@
 
 #include "distributed/broadcast_coalesced.h"
 #include "distributed/reducer.h"
+#include "distributed/verify_model_across_ranks.h"
 #include "tide/autograd.h"
 #include "tide/distributed/process_group.h"
-#include "tide/factories.h"
 
 namespace tide::nn {
 namespace {
@@ -16,38 +16,6 @@ std::string ids_str(const std::vector<int>& ids) {
   std::string out = "{";
   for (size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
   return out + "}";
-}
-
-/// torch's _verify_param_shape_across_processes, in one all_gather: every rank's parameter
-/// count, element count and a hash of the shapes, compared with this rank's. Every rank sees
-/// the same table, so all of them raise together instead of hanging in the broadcast.
-void verify_same_model_across_ranks(const std::vector<Tensor>& params, Device device) {
-  int64_t numel = 0;
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a over every dim of every shape
-  for (const Tensor& p : params) {
-    numel += p.numel();
-    for (int64_t d : p.sizes()) hash = (hash ^ static_cast<uint64_t>(d)) * 1099511628211ull;
-    hash = (hash ^ 0xffu) * 1099511628211ull;  // shape separator
-  }
-  Tensor mine = empty({3}, TensorOptions().dtype(kInt64));
-  int64_t* m = mine.data_ptr<int64_t>();
-  m[0] = static_cast<int64_t>(params.size());
-  m[1] = numel;
-  m[2] = static_cast<int64_t>(hash);
-  mine = mine.to(device);
-  const int world = distributed::get_world_size();
-  std::vector<Tensor> all;
-  for (int r = 0; r < world; ++r) all.push_back(empty_like(mine));
-  distributed::all_gather(all, mine);
-  const std::vector<int64_t> own = mine.cpu().tolist<int64_t>();
-  for (int r = 0; r < world; ++r) {
-    const std::vector<int64_t> theirs = all[static_cast<size_t>(r)].cpu().tolist<int64_t>();
-    TIDE_CHECK(theirs == own, "[DistributedDataParallel] DDP expects same model across all ranks, "
-               "but rank ", distributed::get_rank(), " has ", own[0], " params with ", own[1],
-               " elements, while rank ", r, " has ", theirs[0], " params with ", theirs[1],
-               " elements", theirs[0] == own[0] && theirs[1] == own[1] ? " in other shapes" : "",
-               "; build the same module on every rank");
-  }
 }
 
 }  // namespace
@@ -82,7 +50,7 @@ DistributedDataParallel::DistributedDataParallel(Module& module, DDPOptions opti
              " and module parameters on ", listed, "; pass device_ids({local_rank}) for a module "
              "on cuda:local_rank, or no device_ids");
 
-  verify_same_model_across_ranks(all_params, device_);
+  distributed::detail::verify_same_model_across_ranks(all_params, device_);
   std::vector<Tensor> states = all_params;
   for (const Tensor& b : module.buffers()) states.push_back(b);
   distributed::detail::broadcast_coalesced(states, 0);
@@ -106,7 +74,7 @@ Tensor DistributedDataParallel::forward(const Tensor& input) {
   const Tensor output =
       (*module_)(options_.device_ids().empty() ? input : input.to(device_, /*non_blocking=*/true));
   require_forward_param_sync_ = grad_sync;
-  if (grad_sync) reducer_->prepare_for_backward(output);
+  if (grad_sync) reducer_->prepare_for_backward({output});
   return output;
 }
 

@@ -73,24 +73,25 @@ void Reducer::prepare_for_forward() {
   expect_hooks_ = true;
 }
 
-void Reducer::prepare_for_backward(const Tensor& output) {
+void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
   if (!find_unused_) return;
-  // The leaves the output's graph reaches (torch's search_unused_parameters).
+  // The leaves the outputs' graphs reach (torch's search_unused_parameters).
   std::unordered_set<const TensorImpl*> reachable;
-  if (output.defined() && output.requires_grad()) {
+  std::vector<autograd::Node*> stack;
+  std::unordered_set<autograd::Node*> seen;
+  for (const Tensor& output : outputs) {
+    if (!output.defined() || !output.requires_grad()) continue;
     autograd::Edge root = autograd::gradient_edge(output);
-    std::vector<autograd::Node*> stack;
-    std::unordered_set<autograd::Node*> seen;
     if (root.valid()) stack.push_back(root.node.get());
-    while (!stack.empty()) {
-      autograd::Node* node = stack.back();
-      stack.pop_back();
-      if (!seen.insert(node).second) continue;
-      if (auto* acc = dynamic_cast<autograd::AccumulateGrad*>(node))
-        reachable.insert(acc->variable().impl());
-      for (const autograd::Edge& e : node->next_edges)
-        if (e.valid()) stack.push_back(e.node.get());
-    }
+  }
+  while (!stack.empty()) {
+    autograd::Node* node = stack.back();
+    stack.pop_back();
+    if (!seen.insert(node).second) continue;
+    if (auto* acc = dynamic_cast<autograd::AccumulateGrad*>(node))
+      reachable.insert(acc->variable().impl());
+    for (const autograd::Edge& e : node->next_edges)
+      if (e.valid()) stack.push_back(e.node.get());
   }
   std::lock_guard<std::mutex> lock(mutex_);
   unused_.clear();

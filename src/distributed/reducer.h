@@ -32,9 +32,10 @@ class Reducer {
   /// Before a synced forward: raises torch's error when the previous synced backward left a
   /// bucket unreduced (a parameter got no gradient), then arms the hooks for the next backward.
   void prepare_for_forward();
-  /// After a synced forward: with find_unused_parameters, the parameters `output`'s graph
-  /// cannot reach, which the first hook of the backward marks ready with zeros.
-  void prepare_for_backward(const Tensor& output);
+  /// After a synced forward: with find_unused_parameters, the parameters the graphs of
+  /// `outputs` (every tensor the forward returned) cannot reach, which the first hook of the
+  /// backward marks ready with zeros.
+  void prepare_for_backward(const std::vector<Tensor>& outputs);
 
   size_t bucket_count() const { return buckets_.size(); }
   /// Buckets whose all-reduce the current backward has started (tests watch the overlap).

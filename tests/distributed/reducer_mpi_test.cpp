@@ -24,7 +24,7 @@ TEST(Reducer, LaunchesEachBucketDuringBackwardBeforeTheEarlierLayersGradientsExi
   }
   reducer.prepare_for_forward();
   Tensor out = net(ones({3, 4}));
-  reducer.prepare_for_backward(out);
+  reducer.prepare_for_backward({out});
   out.sum().backward();
   // When backward reached the first layer, the two later layers' four buckets were already
   // being all-reduced (overlapping the rest of backward); the first layer's last gradient
