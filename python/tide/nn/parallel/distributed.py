@@ -14,19 +14,17 @@ order: arm the reducer, broadcast buffers, run the module, search unused paramet
 from contextlib import contextmanager
 
 from ... import _C
+from ..._devices import device_arg
 from ..modules.module import Module
 
 _d = _C._distributed
 
 
 def _device_index(device):
-    """torch's _get_device_index for device_ids and output_device: an int, or a cuda device."""
-    if isinstance(device, int) and not isinstance(device, bool):
-        return device
-    if isinstance(device, (str, _C.device)):
-        d = _C.device(str(device))
-        if d.type == "cuda" and d.index is not None:
-            return d.index
+    """torch's _get_device_index for device_ids and output_device: a cuda device with an index."""
+    d = device_arg(device, "DistributedDataParallel: device_ids and output_device")
+    if d.type == "cuda" and d.index is not None:
+        return d.index
     raise TypeError(f"DistributedDataParallel: expected device_ids and output_device to hold "
                     f"cuda device indices, tide.device('cuda:N') or 'cuda:N' strings, found "
                     f"{device!r}")
