@@ -25,6 +25,9 @@ class DistBackendError : public Error {
   using Error::Error;
 };
 
+/// AVG is NCCL's ncclAvg on every backend: floating tensors are multiplied by 1/world_size
+/// before the sum (so float16 values whose sum would overflow still average), integer sums
+/// are divided by world_size afterwards, truncating toward zero; bool raises, as in torch.
 enum class ReduceOp { SUM, AVG, MAX, MIN };
 /// "SUM", "AVG", "MAX", "MIN" (torch's spelling).
 const char* name(ReduceOp op);

@@ -181,12 +181,12 @@ class MpiBackend final : public ProcessGroupBackend {
     h.op = static_cast<int64_t>(op);
     return issue("all_reduce", h, tensor, [this, tensor, op] {
       const MpiReductions& r = runtime_.reductions();
+      const bool avg = op == ReduceOp::AVG;
+      if (avg) avg_prescale(tensor.raw_data(), tensor.numel(), tensor.dtype(), env_.world_size);
       check_mpi(MPI_Allreduce(MPI_IN_PLACE, tensor.raw_data(), as_count(tensor.numel(), "all_reduce"),
                               r.datatype(tensor.dtype()), r.op(op, tensor.dtype()), comm_),
                 "MPI_Allreduce", "all_reduce");
-      if (op == ReduceOp::AVG) {
-        divide_in_place(tensor.raw_data(), tensor.numel(), tensor.dtype(), env_.world_size);
-      }
+      if (avg) avg_postdivide(tensor.raw_data(), tensor.numel(), tensor.dtype(), env_.world_size);
     });
   }
 
@@ -225,15 +225,16 @@ class MpiBackend final : public ProcessGroupBackend {
       for (size_t r = 0; r < inputs.size(); ++r) {
         std::memcpy(flat.data() + r * nbytes, inputs[r].raw_data(), nbytes);
       }
+      const bool avg = op == ReduceOp::AVG;
+      const int world = env_.world_size;
+      if (avg) avg_prescale(flat.data(), output.numel() * inputs.size(), output.dtype(), world);
       const MpiReductions& red = runtime_.reductions();
       check_mpi(MPI_Reduce_scatter_block(flat.data(), output.raw_data(),
                                          as_count(output.numel(), "reduce_scatter"),
                                          red.datatype(output.dtype()), red.op(op, output.dtype()),
                                          comm_),
                 "MPI_Reduce_scatter_block", "reduce_scatter");
-      if (op == ReduceOp::AVG) {
-        divide_in_place(output.raw_data(), output.numel(), output.dtype(), env_.world_size);
-      }
+      if (avg) avg_postdivide(output.raw_data(), output.numel(), output.dtype(), world);
     });
   }
 
