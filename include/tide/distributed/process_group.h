@@ -68,7 +68,10 @@ class Work {
 
 /// Note [Collectives]: every rank must call the same collectives in the same order with
 /// tensors of the same dtype and numel (torch's contract; mismatches that a rank can see are
-/// raised, the others hang until the timeout). GPU tensors must be on the process's device
+/// raised, the others hang until the timeout). Any host thread may issue collectives, several
+/// at once (Python threads with the GIL released): each call takes its place in the rank's
+/// order as one step, and the order in which a rank's threads issue is then the order every
+/// rank must match. GPU tensors must be on the process's device
 /// (cuda:local_rank by convention) and contiguous; the collective runs after the work already
 /// enqueued on that device's current stream, and later work on that stream runs after it.
 void all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::SUM);

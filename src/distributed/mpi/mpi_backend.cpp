@@ -20,6 +20,7 @@
 #include "distributed/collective_header.h"
 #include "distributed/collective_work.h"
 #include "distributed/comm_thread.h"
+#include "distributed/issue_hook.h"
 #include "distributed/mpi/arrival_round.h"
 #include "distributed/mpi/mpi_check.h"
 #include "distributed/mpi/mpi_types.h"
@@ -50,6 +51,16 @@ using Clock = std::chrono::steady_clock;
 /// are out of step for good: the group is broken, every later collective raises, and at exit
 /// the process aborts the job instead of finalizing (which would wait for the missing peers).
 /// A peer that dies inside the data phase is Open MPI's to handle: mpirun aborts the job.
+///
+/// Note [Issuing a collective]: numbering a collective, enqueueing the task that tells the
+/// communication thread its stream reached it (GPU tensors), and queueing its job on that
+/// thread happen under one lock per group (issue_mutex_). So the order of the sequence
+/// numbers, of the jobs on the communication thread and of the collectives on each stream is
+/// one order, even when several host threads issue collectives at once (Python threads do,
+/// with the GIL released): each rank then runs its collectives in its own issue order, and
+/// the arrival round checks that every rank's order is the same. Issuing never waits for
+/// another rank: the lock is held for a few queue operations, and every wait on a peer
+/// happens on the communication thread.
 
 int as_count(int64_t n, const char* collective) {
   TIDE_CHECK(n <= INT_MAX, "[", collective, "] the mpi backend moves at most ", INT_MAX,
@@ -249,8 +260,8 @@ class MpiBackend final : public ProcessGroupBackend {
     return t.device().index();
   }
 
-  /// `run` moves the data; it holds the tensors, which the job drops only after the collective
-  /// finished (Note [Work] in tide/distributed/process_group.h).
+  /// Note [Issuing a collective]. `run` moves the data; it holds the tensors, which the job
+  /// drops only after the collective finished (Note [Work] in tide/distributed/process_group.h).
   template <class Run>
   std::shared_ptr<Work> issue(const char* collective, CollectiveHeader h, const Tensor& ref,
                               Run run) {
@@ -258,6 +269,7 @@ class MpiBackend final : public ProcessGroupBackend {
     auto state = std::make_shared<CollectiveState>(collective);
     std::lock_guard<std::mutex> lock(issue_mutex_);
     h.seq = ++seq_;
+    run_issue_hook(h.seq);
     if (device >= 0) {
       enqueue_stream_ready(state, cuda::current_stream(device));
     } else {
