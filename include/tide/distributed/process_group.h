@@ -57,7 +57,9 @@ void destroy_process_group();
 /// wait() blocks the host until the collective finished and rethrows its error. For tensors on
 /// a GPU (simulated or real) wait() makes the tensor's current stream wait for the collective
 /// and returns at once, as torch's NCCL Work does; reading the result from the host then
-/// synchronizes as any read does. The collective keeps its tensors alive until it finishes.
+/// synchronizes as any read does. The collective keeps its tensors alive until it finishes,
+/// memory the caching allocator does not own included (from_blob, DLPack imports): a tensor
+/// dropped before wait() is released — its deleter runs — only after the collective wrote it.
 class Work {
  public:
   virtual ~Work() = default;
