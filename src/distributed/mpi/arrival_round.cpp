@@ -53,6 +53,13 @@ void ArrivalRound::send() {
 }
 
 bool ArrivalRound::wait_until(Clock::time_point deadline) {
+  // A peer in step arrives within microseconds: poll without pause for the first kSpin (each
+  // yield costs about a microsecond here, and polling between yields made the round cost 3 us
+  // more per collective: bench/RESULTS.md, 2026-11-26), then yield the core to the threads
+  // that share it (the caller's backward, other ranks: 4 ranks on 2 cores in CI), then sleep.
+  constexpr auto kSpin = std::chrono::microseconds(50);
+  const Clock::time_point spin_end = Clock::now() + kSpin;
+  bool spinning = true;
   for (int polls = 0;; ++polls) {
     int all_done = 0;
     check_mpi(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &all_done,
@@ -62,9 +69,12 @@ bool ArrivalRound::wait_until(Clock::time_point deadline) {
       done_ = true;
       return true;
     }
-    if (polls % 64 == 63 && Clock::now() >= deadline) return false;
-    // Spin briefly (a peer usually arrives within microseconds), then stop taking a core
-    // from the ranks that share it (4 ranks on 2 cores in CI).
+    if (polls % 16 == 15) {
+      const Clock::time_point now = Clock::now();
+      if (now >= deadline) return false;
+      spinning = spinning && now < spin_end;
+    }
+    if (spinning) continue;
     if (polls < 2000) {
       std::this_thread::yield();
     } else {

@@ -46,10 +46,27 @@ using Clock = std::chrono::steady_clock;
 /// this rank's own header leaves only once its data is ready, so no peer starts moving data
 /// with a rank that may still give up. The data moves after every header came and matched, on
 /// Open MPI's blocking collectives. So a mismatch leaves the group usable: no data moved,
-/// every rank raised, the next collective pairs as usual. After a timeout (a peer that never
-/// came, or this rank's own stream that never reached the collective) the ranks' sequences
-/// are out of step for good: the group is broken, every later collective raises, and at exit
-/// the process aborts the job instead of finalizing (which would wait for the missing peers).
+/// every rank raised, the next collective pairs as usual.
+///
+/// What the check costs, and why the data still waits for it (measured on 2 ranks, 2 cores:
+/// bench/RESULTS.md, 2026-11-26). In a loop of synchronous all-reduces the round puts the
+/// late rank's header on the critical path: about 3 us when the early rank polled between
+/// yields (each yield about a microsecond on this machine), about as much as skipping the
+/// round altogether once it polls without pause for its first 50 us (ArrivalRound::
+/// wait_until); the rest of tide's cost over raw MPI, about 5.5 us, is the two hand-offs
+/// between the calling thread and the communication thread. Moving the data beside the round
+/// was measured and rejected: Open MPI 4.1's nonblocking collectives (MPI_Iallreduce, which a
+/// mismatch could abandon) reach 0.4-0.57x the bandwidth of the blocking ones from 64 KiB up;
+/// a blocking collective started before the check hangs, out of reach of any deadline, when
+/// the calls do not match; posting the headers from the issuing thread (MPI_THREAD_MULTIPLE)
+/// gained nothing measurable; spinning instead of
+/// sleeping at the hand-offs gained nothing on 2 cores and made collectives up to 20x slower
+/// on a loaded machine.
+///
+/// After a timeout (a peer that never came, or this rank's own stream that never reached the
+/// collective) the ranks' sequences are out of step for good: the group is broken, every
+/// later collective raises, and at exit the process aborts the job instead of finalizing
+/// (which would wait for the missing peers).
 /// A peer that dies inside the data phase is Open MPI's to handle: mpirun aborts the job.
 ///
 /// Note [Issuing a collective]: numbering a collective, enqueueing the task that tells the
