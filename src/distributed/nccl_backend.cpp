@@ -1,14 +1,22 @@
-// The "nccl" process group: collectives between real GPUs on NCCL, bootstrapped and guarded by
-// the mpi group (the NCCL id travels by MPI broadcast; each collective's arrival round runs
-// on MPI first, so a missing peer or a mismatched call raises instead of hanging the GPU).
+// The "nccl" process group: collectives between real GPUs on NCCL, bootstrapped and checked
+// by the mpi group (the NCCL id travels by MPI broadcast; each collective's header is
+// compared on MPI beside the data, Note [Asynchronous arrival check]), watched by a watchdog
+// (Note [NCCL watchdog]). With the default backend it also serves cpu tensors, on the mpi
+// group, as torch's "cpu:gloo,cuda:nccl".
 
+#include <chrono>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "backends/nccl_communicator.h"
+#include "distributed/collective_header.h"
+#include "distributed/nccl_watchdog.h"
 #include "distributed/process_group_backend.h"
 #include "runtime/registry.h"
 #include "tide/cuda.h"
@@ -19,21 +27,17 @@
 namespace tide::distributed::detail {
 namespace {
 
-/// Note [NCCL work]: as torch's ProcessGroupNCCL, each collective runs on the group's own
-/// stream, after the work already enqueued on the tensor's current stream (the comm stream
-/// waits for it), so communication overlaps the caller's later work; wait() makes the caller's
-/// current stream wait for the collective's end event. The tensors' memory is recorded as used
-/// by the comm stream (no manual record_stream: Note [Stream uses] in ops/dispatch.h).
-class NcclWork final : public Work {
- public:
-  NcclWork(cuda::Event done, int device) : done_(std::move(done)), device_(device) {}
-  void wait() override { done_.wait(cuda::current_stream(device_)); }
-  bool is_completed() override { return done_.query(); }
+constexpr std::chrono::milliseconds kWatchdogInterval(2);
 
- private:
-  cuda::Event done_;
-  int device_;
-};
+/// Every NCCL failure reaches the user as a DistBackendError (torch's type for them).
+template <class F>
+auto nccl_call(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const backends::NcclError& e) {
+    throw DistBackendError(e.what());
+  }
+}
 
 backends::NcclOp nccl_op(ReduceOp op) {
   switch (op) {
@@ -45,60 +49,149 @@ backends::NcclOp nccl_op(ReduceOp op) {
   return backends::NcclOp::Sum;
 }
 
+/// Events for the collectives' ends, reused once nothing refers to them (creating a CUDA event
+/// per collective costs a driver call on the issuing path).
+class EventPool : public std::enable_shared_from_this<EventPool> {
+ public:
+  std::shared_ptr<cuda::Event> acquire() {
+    cuda::Event event;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        event = free_.back();
+        free_.pop_back();
+      }
+    }
+    std::shared_ptr<EventPool> self = shared_from_this();
+    return std::shared_ptr<cuda::Event>(new cuda::Event(event), [self](cuda::Event* done) {
+      {
+        std::lock_guard<std::mutex> lock(self->mutex_);
+        self->free_.push_back(*done);
+      }
+      delete done;
+    });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<cuda::Event> free_;
+};
+
+/// Note [NCCL work]: as torch's ProcessGroupNCCL, each collective runs on the group's own
+/// stream, after the work already enqueued on the tensor's current stream (the comm stream
+/// waits for it), so communication overlaps the caller's later work; wait() makes the caller's
+/// current stream wait for the collective's end event, and raises DistBackendError once the
+/// watchdog failed the collective. The tensors' memory is recorded as used by the comm stream
+/// (no manual record_stream: Note [Stream uses] in ops/dispatch.h), and the watchdog holds the
+/// tensors themselves until the collective ended (Note [Work keeps its tensors]).
+class NcclWork final : public Work {
+ public:
+  NcclWork(std::shared_ptr<cuda::Event> done, std::shared_ptr<WorkFailure> failure, int device)
+      : done_(std::move(done)), failure_(std::move(failure)), device_(device) {}
+
+  void wait() override {
+    check();
+    done_->wait(cuda::current_stream(device_));
+  }
+  bool is_completed() override { return !failure_->reason().empty() || done_->query(); }
+  /// Blocks the host until the collective ended (barrier).
+  void synchronize() {
+    done_->synchronize();
+    check();
+  }
+
+ private:
+  void check() const {
+    const std::string reason = failure_->reason();
+    if (!reason.empty()) throw DistBackendError(reason);
+  }
+
+  std::shared_ptr<cuda::Event> done_;
+  std::shared_ptr<WorkFailure> failure_;
+  int device_;
+};
+
+/// The communicator as the watchdog sees it.
+class Health final : public CommunicatorHealth {
+ public:
+  explicit Health(backends::NcclCommunicator& comm) : comm_(comm) {}
+  std::string async_error() override { return comm_.async_error(); }
+  void abort() override { comm_.abort(); }
+
+ private:
+  backends::NcclCommunicator& comm_;
+};
+
+/// One GPU communicator and what runs beside it: its stream, its health, its watchdog.
+struct GpuComm {
+  GpuComm(int device, int rank, int world_size, const backends::NcclUniqueId& id,
+          std::chrono::milliseconds timeout)
+      : comm(device, rank, world_size, id, timeout),
+        stream(device),
+        health(comm),
+        watchdog(health, rank, timeout) {
+    watchdog.start(kWatchdogInterval);
+  }
+
+  backends::NcclCommunicator comm;
+  cuda::Stream stream;
+  Health health;
+  NcclWatchdog watchdog;  // declared last: stops before the communicator goes
+};
+
 class NcclBackend final : public ProcessGroupBackend {
  public:
-  NcclBackend(const LauncherEnv& env, std::chrono::milliseconds timeout) : env_(env) {
+  NcclBackend(const LauncherEnv& env, std::chrono::milliseconds timeout, bool serve_cpu)
+      : env_(env), timeout_(timeout), serve_cpu_(serve_cpu) {
     TIDE_CHECK(backends::nccl_compiled(), "[init_process_group] this tide was built without "
                "NCCL, so the nccl backend is missing; use backend \"mpi\"");
     TIDE_CHECK(runtime::native_kernels(), "[init_process_group] the nccl backend runs on real "
                "GPUs, found ", cuda::device_count(), " simulated or no cuda devices; use backend "
                "\"mpi\" (the default without real GPUs)");
-    const int count = cuda::device_count();
-    TIDE_CHECK(env.local_rank < count, "[init_process_group] local rank ", env.local_rank,
-               " uses cuda:", env.local_rank, ", found ", count, " cuda devices on this machine; "
-               "start at most ", count, " processes per machine");
-    device_ = env.local_rank;
     mpi_ = make_mpi_backend(env, timeout);
-    Tensor id = zeros({128}, dtype(kUInt8));
-    if (env.rank == 0) {
-      backends::NcclUniqueId made = backends::nccl_unique_id();
-      std::memcpy(id.raw_data(), made.bytes.data(), made.bytes.size());
-    }
-    mpi_->broadcast(id, 0)->wait();
-    backends::NcclUniqueId shared;
-    std::memcpy(shared.bytes.data(), id.raw_data(), shared.bytes.size());
-    comm_ = std::make_unique<backends::NcclCommunicator>(device_, env.rank, env.world_size, shared);
-    comm_stream_ = std::make_unique<cuda::Stream>(device_);
   }
 
-  std::string backend() const override { return "nccl"; }
+  ~NcclBackend() override {
+    if (!shut_down_) shutdown();
+  }
+
+  std::string backend() const override { return serve_cpu_ ? "cpu:mpi,cuda:nccl" : "nccl"; }
   int rank() const override { return env_.rank; }
   int world_size() const override { return env_.world_size; }
   int local_rank() const override { return env_.local_rank; }
 
   std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op) override {
-    arrive(CollectiveKind::AllReduce, tensor, static_cast<int64_t>(op), -1, "all_reduce");
-    return enqueue({tensor}, [&](void* stream) {
-      comm_->all_reduce(tensor.raw_data(), tensor.numel(), tensor.dtype(), nccl_op(op), stream);
+    std::lock_guard<std::mutex> lock(issue_mutex_);
+    if (on_cpu(tensor, "all_reduce")) return mpi_->all_reduce(tensor, op);
+    CollectiveHeader h = header(CollectiveKind::AllReduce, tensor);
+    h.op = static_cast<int64_t>(op);
+    return issue("all_reduce", h, tensor, {tensor}, [&](GpuComm& g) {
+      g.comm.all_reduce(tensor.raw_data(), tensor.numel(), tensor.dtype(), nccl_op(op), g.stream);
     });
   }
 
   std::shared_ptr<Work> broadcast(Tensor tensor, int src) override {
-    arrive(CollectiveKind::Broadcast, tensor, -1, src, "broadcast");
-    return enqueue({tensor}, [&](void* stream) {
-      comm_->broadcast(tensor.raw_data(), tensor.numel(), tensor.dtype(), src, stream);
+    std::lock_guard<std::mutex> lock(issue_mutex_);
+    if (on_cpu(tensor, "broadcast")) return mpi_->broadcast(tensor, src);
+    CollectiveHeader h = header(CollectiveKind::Broadcast, tensor);
+    h.root = src;
+    return issue("broadcast", h, tensor, {tensor}, [&](GpuComm& g) {
+      g.comm.broadcast(tensor.raw_data(), tensor.numel(), tensor.dtype(), src, g.stream);
     });
   }
 
   std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input) override {
-    arrive(CollectiveKind::AllGather, input, -1, -1, "all_gather");
+    std::lock_guard<std::mutex> lock(issue_mutex_);
+    if (on_cpu(input, "all_gather")) return mpi_->all_gather(std::move(outputs), input);
     std::vector<Tensor> used = outputs;
     used.push_back(input);
-    return enqueue(used, [&](void* stream) {
-      // NCCL gathers into one buffer; it is made and read on the comm stream.
+    return issue("all_gather", header(CollectiveKind::AllGather, input), input, used,
+                 [&](GpuComm& g) {
+      // NCCL gathers into one buffer; it is made and read on the comm stream (current here).
       Tensor flat = empty({env_.world_size * input.numel()},
                           TensorOptions().dtype(input.dtype()).device(input.device()));
-      comm_->all_gather(input.raw_data(), flat.raw_data(), input.numel(), input.dtype(), stream);
+      g.comm.all_gather(input.raw_data(), flat.raw_data(), input.numel(), input.dtype(),
+                        g.stream);
       for (int r = 0; r < env_.world_size; ++r) {
         outputs[r].copy_(flat.narrow(0, r * input.numel(), input.numel()).view(outputs[r].sizes()));
       }
@@ -107,77 +200,187 @@ class NcclBackend final : public ProcessGroupBackend {
 
   std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs,
                                        ReduceOp op) override {
-    arrive(CollectiveKind::ReduceScatter, output, static_cast<int64_t>(op), -1, "reduce_scatter");
+    std::lock_guard<std::mutex> lock(issue_mutex_);
+    if (on_cpu(output, "reduce_scatter")) return mpi_->reduce_scatter(output, std::move(inputs), op);
+    CollectiveHeader h = header(CollectiveKind::ReduceScatter, output);
+    h.op = static_cast<int64_t>(op);
     std::vector<Tensor> used = inputs;
     used.push_back(output);
-    return enqueue(used, [&](void* stream) {
+    return issue("reduce_scatter", h, output, used, [&](GpuComm& g) {
       std::vector<Tensor> flat_inputs;
       for (const Tensor& t : inputs) flat_inputs.push_back(t.flatten());
       Tensor flat = cat(flat_inputs);
-      comm_->reduce_scatter(flat.raw_data(), output.raw_data(), output.numel(), output.dtype(),
-                            nccl_op(op), stream);
+      g.comm.reduce_scatter(flat.raw_data(), output.raw_data(), output.numel(), output.dtype(),
+                            nccl_op(op), g.stream);
     });
   }
 
-  void barrier() override { mpi_->barrier(); }
+  /// torch's NCCL barrier: an all-reduce of one element on the group's device (the device of
+  /// its collectives so far, else the current device), after the GPU collectives issued before
+  /// it, waited for on the host.
+  void barrier() override {
+    std::shared_ptr<Work> work;
+    {
+      std::lock_guard<std::mutex> lock(issue_mutex_);
+      const int device = gpu_ ? gpu_->comm.device() : cuda::current_device();
+      Tensor token = zeros({1}, TensorOptions().dtype(kFloat32).device(Device(kCUDA, device)));
+      CollectiveHeader h = header(CollectiveKind::Barrier, token);
+      work = issue("barrier", h, token, {token}, [&](GpuComm& g) {
+        g.comm.all_reduce(token.raw_data(), 1, kFloat32, backends::NcclOp::Sum, g.stream);
+      });
+    }
+    static_cast<NcclWork&>(*work).synchronize();  // outside the lock: other threads may issue
+  }
 
   void shutdown() override {
-    comm_stream_->synchronize();
-    comm_.reset();
+    std::lock_guard<std::mutex> lock(issue_mutex_);
+    if (shut_down_) return;
+    shut_down_ = true;
+    if (gpu_) {
+      // A hung peer makes this wait until the watchdog aborts the communicator.
+      gpu_->stream.synchronize();
+      while (gpu_->watchdog.pending() > 0 && gpu_->watchdog.broken_reason().empty()) {
+        gpu_->watchdog.poll(WatchdogClock::now());  // the arrival checks still in flight
+        std::this_thread::sleep_for(kWatchdogInterval);
+      }
+      gpu_.reset();
+    }
     mpi_->shutdown();
   }
 
  private:
-  void check_device(const Tensor& t, const char* collective) const {
-    TIDE_CHECK(t.device() == Device(kCUDA, device_), "[", collective, "] the nccl backend "
-               "communicates tensors on this rank's device cuda:", device_, " (its local rank), "
-               "found a tensor on ", t.device(), "; move it with .to(\"cuda:", device_, "\")");
+  static CollectiveHeader header(CollectiveKind kind, const Tensor& t) {
+    CollectiveHeader h;
+    h.kind = static_cast<int64_t>(kind);
+    h.dtype = static_cast<int64_t>(t.dtype());
+    h.numel = t.numel();
+    return h;
   }
 
-  /// The arrival round (Note [Arrival round] in mpi/mpi_backend.cpp) as an all_gather of each
-  /// rank's header on the mpi group: every rank sees every call, and a missing peer makes
-  /// the mpi group's timeout raise, naming it.
-  void arrive(CollectiveKind kind, const Tensor& t, int64_t op, int64_t root,
-              const char* collective) {
-    check_device(t, collective);
-    const int64_t mine[] = {++seq_, static_cast<int64_t>(kind), static_cast<int64_t>(t.dtype()),
-                            t.numel(), root, op};
-    Tensor header = empty({6}, dtype(kInt64));
-    std::memcpy(header.raw_data(), mine, sizeof mine);
-    std::vector<Tensor> all;
-    for (int r = 0; r < env_.world_size; ++r) all.push_back(empty({6}, dtype(kInt64)));
-    mpi_->all_gather(all, header)->wait();
-    for (int r = 0; r < env_.world_size; ++r) {
-      if (std::memcmp(all[r].raw_data(), mine, sizeof mine) == 0) continue;
-      const int64_t* theirs = static_cast<const int64_t*>(all[r].raw_data());
-      throw Error(tide::detail::concat(
-          "[", collective, "] rank ", env_.rank, " called ", name(kind), " of ", t.numel(), " ",
-          name(t.dtype()), " elements as collective #", mine[0], ", but rank ", r, " called ",
-          name(static_cast<CollectiveKind>(theirs[1])), " of ", theirs[3], " ",
-          name(static_cast<Dtype>(theirs[2])), " elements as collective #", theirs[0],
-          "; every rank must call the same collectives in the same order with tensors of the "
-          "same dtype and size"));
+  /// cpu tensors go to the mpi group when this group serves them (the default backend).
+  bool on_cpu(const Tensor& t, const char* collective) const {
+    if (!t.device().is_cpu()) return false;
+    TIDE_CHECK(serve_cpu_, "[", collective, "] the nccl backend communicates cuda tensors, "
+               "found a tensor on cpu; move it with .cuda(), or call init_process_group() "
+               "without a backend (cpu tensors on mpi, cuda tensors on nccl, as torch's "
+               "default)");
+    return true;
+  }
+
+  /// Note [Which GPU a rank uses]: as torch, a collective runs on its tensor's device; the
+  /// communicator is made at the group's first GPU collective, on that device (a barrier
+  /// before any uses the current device). tide runs one GPU per process, so later
+  /// collectives must use the same device. Making it waits for every rank (NCCL's init is
+  /// collective); no later collective waits for another rank on the host.
+  GpuComm& gpu(int device, const char* collective) {
+    if (gpu_) {
+      TIDE_CHECK(device == gpu_->comm.device(), "[", collective, "] the nccl process group "
+                 "communicates on cuda:", gpu_->comm.device(), " (the device of its first "
+                 "collective), found a tensor on cuda:", device, "; tide runs one GPU per "
+                 "process: move the tensor with .to(\"cuda:", gpu_->comm.device(), "\")");
+      return *gpu_;
     }
+    Tensor id = zeros({static_cast<int64_t>(sizeof(backends::NcclUniqueId::bytes))},
+                      dtype(kUInt8));
+    if (env_.rank == 0) {
+      backends::NcclUniqueId made = nccl_call([] { return backends::nccl_unique_id(); });
+      std::memcpy(id.raw_data(), made.bytes.data(), made.bytes.size());
+    }
+    mpi_->broadcast(id, 0)->wait();
+    backends::NcclUniqueId shared;
+    std::memcpy(shared.bytes.data(), id.raw_data(), shared.bytes.size());
+    gpu_ = nccl_call([&] {
+      return std::make_unique<GpuComm>(device, env_.rank, env_.world_size, shared, timeout_);
+    });
+    return *gpu_;
   }
 
+  /// Note [Asynchronous arrival check]: each GPU collective's header (Note [Arrival round] in
+  /// mpi/mpi_backend.cpp) is all-gathered on the mpi group's communication thread while the
+  /// collective is already enqueued, so issuing never waits for the other ranks (in DDP's
+  /// gradient hooks a fast rank's backward would otherwise stall on the slowest rank's host).
+  /// The watchdog reads the result: a peer that called something else fails the group with a
+  /// message naming both calls; a peer that never arrives fails it naming that rank (the mpi
+  /// group's timeout). The NCCL data of a mismatched call may already be moving, wrong, or
+  /// hung: so the group is broken then (aborted, every later collective raises), where the
+  /// mpi group, which checks before its data moves, stays usable.
+  std::function<Arrival()> post_arrival(const char* collective, const CollectiveHeader& mine) {
+    Tensor sent = empty({CollectiveHeader::kFields}, dtype(kInt64));
+    std::memcpy(sent.raw_data(), &mine, sizeof mine);
+    std::vector<Tensor> all;
+    for (int r = 0; r < env_.world_size; ++r) {
+      all.push_back(empty({CollectiveHeader::kFields}, dtype(kInt64)));
+    }
+    std::shared_ptr<Work> exchange = mpi_->all_gather(all, sent);
+    const int rank = env_.rank;
+    return [exchange, all, mine, rank, collective]() -> Arrival {
+      if (!exchange->is_completed()) return {};
+      try {
+        exchange->wait();
+      } catch (const std::exception& e) {
+        return {Arrival::State::Failed, e.what()};
+      }
+      for (int r = 0; r < static_cast<int>(all.size()); ++r) {
+        CollectiveHeader theirs;
+        std::memcpy(&theirs, all[r].raw_data(), sizeof theirs);
+        if (theirs == mine) continue;
+        return {Arrival::State::Failed,
+                tide::detail::concat(
+                    "[", collective, "] rank ", rank, " called ", describe(mine),
+                    " as collective #", mine.seq, ", but rank ", r, " called ", describe(theirs),
+                    " as collective #", theirs.seq, "; every rank must call the same "
+                    "collectives in the same order with tensors of the same dtype and size. "
+                    "The NCCL communicator is aborted and the process group is broken")};
+      }
+      return {Arrival::State::Matched, ""};
+    };
+  }
+
+  /// Note [Collective critical section]: the caller holds issue_mutex_ from the sequence
+  /// number to the enqueue, so that collectives issued from several host threads get the
+  /// same order on the comm stream, in the headers and on the mpi group on every rank.
   template <class Launch>
-  std::shared_ptr<Work> enqueue(const std::vector<Tensor>& used, Launch launch) {
-    const cuda::Stream current = cuda::current_stream(device_);
-    comm_stream_->wait_stream(current);
-    for (const Tensor& t : used) t.record_stream(*comm_stream_);
-    cuda::StreamGuard on_comm(*comm_stream_);
-    launch(comm_stream_->native_handle());
-    cuda::Event done;
-    done.record(*comm_stream_);
-    return std::make_shared<NcclWork>(std::move(done), device_);
+  std::shared_ptr<Work> issue(const char* collective, CollectiveHeader h, const Tensor& ref,
+                              const std::vector<Tensor>& used, Launch launch) {
+    TIDE_CHECK(ref.device().is_cuda(), "[", collective, "] the nccl backend communicates cuda "
+               "tensors, found a tensor on ", ref.device());
+    const int device = ref.device().index();
+    GpuComm& g = gpu(device, collective);
+    g.watchdog.check_healthy(collective);
+    h.seq = ++seq_;
+    std::function<Arrival()> arrival = post_arrival(collective, h);
+    const cuda::Stream current = cuda::current_stream(device);
+    g.stream.wait_stream(current);
+    for (const Tensor& t : used) t.record_stream(g.stream);
+    {
+      cuda::StreamGuard on_comm(g.stream);
+      nccl_call([&] { launch(g); });
+    }
+    std::shared_ptr<cuda::Event> done = events_->acquire();
+    done->record(g.stream);
+    auto failure = std::make_shared<WorkFailure>();
+    WatchedCollective watched;
+    watched.seq = static_cast<uint64_t>(h.seq);
+    watched.name = collective;
+    watched.description = describe(h);
+    watched.issued = WatchdogClock::now();
+    watched.finished = [done] { return done->query(); };
+    watched.arrival = std::move(arrival);
+    watched.failure = failure;
+    watched.tensors = used;
+    g.watchdog.watch(std::move(watched));
+    return std::make_shared<NcclWork>(std::move(done), std::move(failure), device);
   }
 
   LauncherEnv env_;
-  int device_ = 0;
-  int64_t seq_ = 0;
+  std::chrono::milliseconds timeout_;
+  bool serve_cpu_;
   std::unique_ptr<ProcessGroupBackend> mpi_;
-  std::unique_ptr<backends::NcclCommunicator> comm_;
-  std::unique_ptr<cuda::Stream> comm_stream_;
+  std::mutex issue_mutex_;  // Note [Collective critical section]
+  int64_t seq_ = 0;         // under issue_mutex_
+  bool shut_down_ = false;  // under issue_mutex_
+  std::shared_ptr<EventPool> events_ = std::make_shared<EventPool>();
+  std::unique_ptr<GpuComm> gpu_;  // made at the first GPU collective
 };
 
 }  // namespace
@@ -185,8 +388,9 @@ class NcclBackend final : public ProcessGroupBackend {
 bool nccl_available() { return backends::nccl_compiled(); }
 
 std::unique_ptr<ProcessGroupBackend> make_nccl_backend(const LauncherEnv& env,
-                                                       std::chrono::milliseconds timeout) {
-  return std::make_unique<NcclBackend>(env, timeout);
+                                                       std::chrono::milliseconds timeout,
+                                                       bool serve_cpu) {
+  return std::make_unique<NcclBackend>(env, timeout, serve_cpu);
 }
 
 }  // namespace tide::distributed::detail

@@ -31,8 +31,9 @@ const char* name(ReduceOp op);
 
 /// Note [Process group]: one per process, as torch's default group. Rank, world size and local
 /// rank come from the launcher: Open MPI's OMPI_COMM_WORLD_RANK / _SIZE / _LOCAL_RANK, or
-/// RANK / WORLD_SIZE / LOCAL_RANK. backend "": "nccl" when the cuda backend is the real one,
-/// "mpi" otherwise. `timeout` bounds every collective's wait for its peers: past it the
+/// RANK / WORLD_SIZE / LOCAL_RANK. backend "": on real GPUs cuda tensors on nccl and cpu
+/// tensors on mpi (get_backend() says "cpu:mpi,cuda:nccl", as torch's "cpu:gloo,cuda:nccl"),
+/// "mpi" for everything otherwise; "nccl" serves cuda tensors only. `timeout` bounds every collective's wait for its peers: past it the
 /// collective fails with a tide::Error naming it and the ranks it waited for, and the process
 /// group is broken (every later collective raises; the process should exit non-zero).
 void init_process_group(const std::string& backend = "",
@@ -43,9 +44,10 @@ int get_rank();
 int get_world_size();
 /// The rank among the processes on this machine: the device index to use (cuda:local_rank).
 int get_local_rank();
-/// "mpi" or "nccl".
+/// "mpi", "nccl" or "cpu:mpi,cuda:nccl" (Note [Process group]).
 std::string get_backend();
-/// Waits (on the host) until every rank has called it.
+/// Waits (on the host) until every rank has called it. On nccl, as torch's: an all-reduce of
+/// one element on the group's GPU, after the GPU collectives issued before it, waited for.
 void barrier();
 /// Finishes pending collectives and shuts the group down; init_process_group may follow.
 void destroy_process_group();
