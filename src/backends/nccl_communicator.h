@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "backends/device_communicator.h"
 #include "tide/cuda/stream.h"
 #include "tide/dtype.h"
 #include "tide/error.h"
@@ -31,8 +32,6 @@ struct NcclUniqueId {
 };
 NcclUniqueId nccl_unique_id();
 
-enum class NcclOp { Sum, Max, Min, Avg };
-
 /// Move-only owner of an ncclComm_t for one device.
 ///
 /// Note [NCCL communicator]: the communicator is created non-blocking (ncclConfig_t.blocking
@@ -45,33 +44,31 @@ enum class NcclOp { Sum, Max, Min, Avg };
 /// be gone, so it is never destroyed collectively at exit). Collectives enqueue on `stream`
 /// (unwrapped to its cudaStream_t inside backends/cuda) and return at once. bool travels as
 /// uint8 (SUM and MAX reduce with max, MIN with min: logical or / and on 0 and 1).
-class NcclCommunicator {
+class NcclCommunicator final : public DeviceCommunicator {
  public:
   /// ncclCommInitRankConfig on `device`; waits at most `timeout` for the peers to join.
   NcclCommunicator(int device, int rank, int world_size, const NcclUniqueId& id,
                    std::chrono::milliseconds timeout);
   /// ncclCommDestroy (after the caller finished the collectives); ncclCommAbort if aborted.
-  ~NcclCommunicator();
+  ~NcclCommunicator() override;
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
 
-  int device() const { return device_; }
+  int device() const override { return device_; }
 
-  void all_reduce(void* data, size_t count, Dtype dtype, NcclOp op, const tide::cuda::Stream& stream);
-  void broadcast(void* data, size_t count, Dtype dtype, int root, const tide::cuda::Stream& stream);
-  /// output holds world_size * count elements, rank r's input at [r * count, (r + 1) * count).
+  void all_reduce(void* data, size_t count, Dtype dtype, NcclOp op,
+                  const tide::cuda::Stream& stream) override;
+  void broadcast(void* data, size_t count, Dtype dtype, int root,
+                 const tide::cuda::Stream& stream) override;
   void all_gather(const void* input, void* output, size_t count, Dtype dtype,
-                  const tide::cuda::Stream& stream);
-  /// input holds world_size * count elements; rank r receives the reduction of block r.
+                  const tide::cuda::Stream& stream) override;
   void reduce_scatter(const void* input, void* output, size_t count, Dtype dtype, NcclOp op,
-                      const tide::cuda::Stream& stream);
+                      const tide::cuda::Stream& stream) override;
 
-  /// ncclCommGetAsyncError: "" while healthy (or still settling), else NCCL's error text.
-  /// Never blocks; thread-safe with the collectives (NCCL allows it from another thread).
-  std::string async_error() noexcept;
-  /// Ends the communicator without waiting for peers (after a timeout or an async error):
-  /// ncclCommAbort. The device's NCCL kernels stop, so events after them complete.
-  void abort() noexcept;
+  /// ncclCommGetAsyncError.
+  std::string async_error() noexcept override;
+  /// ncclCommAbort: the device's NCCL kernels stop, so events after them complete.
+  void abort() noexcept override;
 
  private:
   /// Polls an ncclInProgress answer until it settles or the deadline passes; under mutex_.

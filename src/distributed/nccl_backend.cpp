@@ -16,6 +16,7 @@
 
 #include "backends/nccl_communicator.h"
 #include "distributed/collective_header.h"
+#include "distributed/gpu_group.h"
 #include "distributed/nccl_watchdog.h"
 #include "distributed/process_group_backend.h"
 #include "runtime/registry.h"
@@ -86,14 +87,16 @@ class EventPool : public std::enable_shared_from_this<EventPool> {
 /// tensors themselves until the collective ended (Note [Work keeps its tensors]).
 class NcclWork final : public Work {
  public:
-  NcclWork(std::shared_ptr<cuda::Event> done, std::shared_ptr<WorkFailure> failure, int device)
-      : done_(std::move(done)), failure_(std::move(failure)), device_(device) {}
+  NcclWork(std::shared_ptr<cuda::Event> done, std::shared_ptr<WorkStatus> status, int device)
+      : done_(std::move(done)), status_(std::move(status)), device_(device) {}
 
   void wait() override {
     check();
     done_->wait(cuda::current_stream(device_));
   }
-  bool is_completed() override { return !failure_->reason().empty() || done_->query(); }
+  /// Once the watchdog has its verdict: the collective ended and every rank called the same
+  /// (Note [Asynchronous arrival check]), or it failed (then wait() raises).
+  bool is_completed() override { return status_->settled(); }
   /// Blocks the host until the collective ended (barrier).
   void synchronize() {
     done_->synchronize();
@@ -102,38 +105,40 @@ class NcclWork final : public Work {
 
  private:
   void check() const {
-    const std::string reason = failure_->reason();
+    const std::string reason = status_->reason();
     if (!reason.empty()) throw DistBackendError(reason);
   }
 
   std::shared_ptr<cuda::Event> done_;
-  std::shared_ptr<WorkFailure> failure_;
+  std::shared_ptr<WorkStatus> status_;
   int device_;
 };
 
 /// The communicator as the watchdog sees it.
 class Health final : public CommunicatorHealth {
  public:
-  explicit Health(backends::NcclCommunicator& comm) : comm_(comm) {}
+  explicit Health(backends::DeviceCommunicator& comm) : comm_(comm) {}
   std::string async_error() override { return comm_.async_error(); }
   void abort() override { comm_.abort(); }
 
  private:
-  backends::NcclCommunicator& comm_;
+  backends::DeviceCommunicator& comm_;
 };
 
 /// One GPU communicator and what runs beside it: its stream, its health, its watchdog.
 struct GpuComm {
-  GpuComm(int device, int rank, int world_size, const backends::NcclUniqueId& id,
+  GpuComm(std::unique_ptr<backends::DeviceCommunicator> made, int rank,
           std::chrono::milliseconds timeout)
-      : comm(device, rank, world_size, id, timeout),
-        stream(device),
+      : owned(std::move(made)),
+        comm(*owned),
+        stream(comm.device()),
         health(comm),
         watchdog(health, rank, timeout) {
     watchdog.start(kWatchdogInterval);
   }
 
-  backends::NcclCommunicator comm;
+  std::unique_ptr<backends::DeviceCommunicator> owned;
+  backends::DeviceCommunicator& comm;
   cuda::Stream stream;
   Health health;
   NcclWatchdog watchdog;  // declared last: stops before the communicator goes
@@ -141,13 +146,9 @@ struct GpuComm {
 
 class NcclBackend final : public ProcessGroupBackend {
  public:
-  NcclBackend(const LauncherEnv& env, std::chrono::milliseconds timeout, bool serve_cpu)
-      : env_(env), timeout_(timeout), serve_cpu_(serve_cpu) {
-    TIDE_CHECK(backends::nccl_compiled(), "[init_process_group] this tide was built without "
-               "NCCL, so the nccl backend is missing; use backend \"mpi\"");
-    TIDE_CHECK(runtime::native_kernels(), "[init_process_group] the nccl backend runs on real "
-               "GPUs, found ", cuda::device_count(), " simulated or no cuda devices; use backend "
-               "\"mpi\" (the default without real GPUs)");
+  NcclBackend(const LauncherEnv& env, std::chrono::milliseconds timeout, bool serve_cpu,
+              CommunicatorMaker maker)
+      : env_(env), timeout_(timeout), serve_cpu_(serve_cpu), maker_(std::move(maker)) {
     mpi_ = make_mpi_backend(env, timeout);
   }
 
@@ -283,14 +284,15 @@ class NcclBackend final : public ProcessGroupBackend {
     Tensor id = zeros({static_cast<int64_t>(sizeof(backends::NcclUniqueId::bytes))},
                       dtype(kUInt8));
     if (env_.rank == 0) {
-      backends::NcclUniqueId made = nccl_call([] { return backends::nccl_unique_id(); });
+      backends::NcclUniqueId made = nccl_call([&] { return maker_.unique_id(); });
       std::memcpy(id.raw_data(), made.bytes.data(), made.bytes.size());
     }
     mpi_->broadcast(id, 0)->wait();
     backends::NcclUniqueId shared;
     std::memcpy(shared.bytes.data(), id.raw_data(), shared.bytes.size());
     gpu_ = nccl_call([&] {
-      return std::make_unique<GpuComm>(device, env_.rank, env_.world_size, shared, timeout_);
+      return std::make_unique<GpuComm>(
+          maker_.make(device, env_.rank, env_.world_size, shared, timeout_), env_.rank, timeout_);
     });
     return *gpu_;
   }
@@ -352,13 +354,18 @@ class NcclBackend final : public ProcessGroupBackend {
     const cuda::Stream current = cuda::current_stream(device);
     g.stream.wait_stream(current);
     for (const Tensor& t : used) t.record_stream(g.stream);
-    {
+    try {
       cuda::StreamGuard on_comm(g.stream);
       nccl_call([&] { launch(g); });
+    } catch (...) {
+      // NCCL refused or timed out mid-call: its state is unknown, and the peers may be inside
+      // this collective. Abort, so that every later collective raises instead of hanging.
+      g.comm.abort();
+      throw;
     }
     std::shared_ptr<cuda::Event> done = events_->acquire();
     done->record(g.stream);
-    auto failure = std::make_shared<WorkFailure>();
+    auto status = std::make_shared<WorkStatus>();
     WatchedCollective watched;
     watched.seq = static_cast<uint64_t>(h.seq);
     watched.name = collective;
@@ -366,15 +373,16 @@ class NcclBackend final : public ProcessGroupBackend {
     watched.issued = WatchdogClock::now();
     watched.finished = [done] { return done->query(); };
     watched.arrival = std::move(arrival);
-    watched.failure = failure;
+    watched.status = status;
     watched.tensors = used;
     g.watchdog.watch(std::move(watched));
-    return std::make_shared<NcclWork>(std::move(done), std::move(failure), device);
+    return std::make_shared<NcclWork>(std::move(done), std::move(status), device);
   }
 
   LauncherEnv env_;
   std::chrono::milliseconds timeout_;
   bool serve_cpu_;
+  CommunicatorMaker maker_;
   std::unique_ptr<ProcessGroupBackend> mpi_;
   std::mutex issue_mutex_;  // Note [Collective critical section]
   int64_t seq_ = 0;         // under issue_mutex_
@@ -387,10 +395,27 @@ class NcclBackend final : public ProcessGroupBackend {
 
 bool nccl_available() { return backends::nccl_compiled(); }
 
+std::unique_ptr<ProcessGroupBackend> make_gpu_group(const LauncherEnv& env,
+                                                    std::chrono::milliseconds timeout,
+                                                    bool serve_cpu, CommunicatorMaker maker) {
+  return std::make_unique<NcclBackend>(env, timeout, serve_cpu, std::move(maker));
+}
+
 std::unique_ptr<ProcessGroupBackend> make_nccl_backend(const LauncherEnv& env,
                                                        std::chrono::milliseconds timeout,
                                                        bool serve_cpu) {
-  return std::make_unique<NcclBackend>(env, timeout, serve_cpu);
+  TIDE_CHECK(backends::nccl_compiled(), "[init_process_group] this tide was built without "
+             "NCCL, so the nccl backend is missing; use backend \"mpi\"");
+  TIDE_CHECK(runtime::native_kernels(), "[init_process_group] the nccl backend runs on real "
+             "GPUs, found ", cuda::device_count(), " simulated or no cuda devices; use backend "
+             "\"mpi\" (the default without real GPUs)");
+  CommunicatorMaker nccl;
+  nccl.unique_id = [] { return backends::nccl_unique_id(); };
+  nccl.make = [](int device, int rank, int world_size, const backends::NcclUniqueId& id,
+                 std::chrono::milliseconds timeout) -> std::unique_ptr<backends::DeviceCommunicator> {
+    return std::make_unique<backends::NcclCommunicator>(device, rank, world_size, id, timeout);
+  };
+  return make_gpu_group(env, timeout, serve_cpu, std::move(nccl));
 }
 
 }  // namespace tide::distributed::detail

@@ -7,14 +7,24 @@
 
 namespace tide::distributed::detail {
 
-void WorkFailure::fail(const std::string& reason) {
+void WorkStatus::fail(const std::string& reason) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (reason_.empty()) reason_ = reason;
+  if (reason_.empty() && !retired_) reason_ = reason;
 }
 
-std::string WorkFailure::reason() const {
+void WorkStatus::retire() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  retired_ = true;
+}
+
+std::string WorkStatus::reason() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return reason_;
+}
+
+bool WorkStatus::settled() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return retired_ || !reason_.empty();
 }
 
 NcclWatchdog::NcclWatchdog(CommunicatorHealth& comm, int rank, std::chrono::milliseconds timeout)
@@ -27,7 +37,7 @@ void NcclWatchdog::watch(WatchedCollective collective) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!broken_.empty()) {
       // The communicator is gone: the collective was never going to run.
-      if (collective.failure) collective.failure->fail(broken_);
+      if (collective.status) collective.status->fail(broken_);
       return;
     }
     pending_.push_back(std::move(collective));
@@ -46,6 +56,7 @@ void NcclWatchdog::poll(WatchdogClock::time_point now) {
     if (a.state == Arrival::State::Matched) c.arrival = nullptr;  // checked once
   }
   while (!pending_.empty() && !pending_.front().arrival && pending_.front().finished()) {
+    if (pending_.front().status) pending_.front().status->retire();
     pending_.pop_front();  // releases its tensors (Note [Work keeps its tensors])
   }
   if (pending_.empty()) return;
@@ -72,7 +83,7 @@ void NcclWatchdog::fail_locked(const std::string& reason) {
   broken_ = reason;
   comm_.abort();
   for (WatchedCollective& c : pending_) {
-    if (c.failure) c.failure->fail(reason);
+    if (c.status) c.status->fail(reason);
   }
   // The aborted communicator's kernels have stopped: nothing reads these tensors any more.
   pending_.clear();

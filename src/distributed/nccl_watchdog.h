@@ -29,16 +29,21 @@ class CommunicatorHealth {
   virtual void abort() = 0;
 };
 
-/// Where a collective's Work learns that the watchdog failed it.
-class WorkFailure {
+/// Where a collective's Work learns the watchdog's verdict: retired (it ended and its
+/// arrival check matched) or failed.
+class WorkStatus {
  public:
   void fail(const std::string& reason);
+  void retire();
   /// "" unless failed.
   std::string reason() const;
+  /// Whether the watchdog has a verdict: retired or failed.
+  bool settled() const;
 
  private:
   mutable std::mutex mutex_;
   std::string reason_;
+  bool retired_ = false;
 };
 
 /// The asynchronous arrival check of one collective (Note [Asynchronous arrival check] in
@@ -57,7 +62,7 @@ struct WatchedCollective {
   WatchdogClock::time_point issued;
   std::function<bool()> finished;   // its end event's query
   std::function<Arrival()> arrival;  // empty: nothing to check
-  std::shared_ptr<WorkFailure> failure;
+  std::shared_ptr<WorkStatus> status;
   /// Note [Work keeps its tensors]: held until the collective finished, so that memory the
   /// caching allocator does not own (from_blob, DLPack imports), which record_stream cannot
   /// protect, is not freed under a running collective.

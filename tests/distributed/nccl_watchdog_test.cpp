@@ -22,7 +22,7 @@ using distributed::detail::CommunicatorHealth;
 using distributed::detail::NcclWatchdog;
 using distributed::detail::WatchdogClock;
 using distributed::detail::WatchedCollective;
-using distributed::detail::WorkFailure;
+using distributed::detail::WorkStatus;
 using std::chrono::milliseconds;
 
 class FakeCommunicator final : public CommunicatorHealth {
@@ -38,7 +38,7 @@ class FakeCommunicator final : public CommunicatorHealth {
 struct FakeCollective {
   std::shared_ptr<std::atomic<bool>> finished = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<Arrival> arrival = std::make_shared<Arrival>();
-  std::shared_ptr<WorkFailure> failure = std::make_shared<WorkFailure>();
+  std::shared_ptr<WorkStatus> status = std::make_shared<WorkStatus>();
   std::shared_ptr<std::atomic<bool>> released = std::make_shared<std::atomic<bool>>(false);
 
   WatchedCollective watched(uint64_t seq, WatchdogClock::time_point issued) const {
@@ -49,7 +49,7 @@ struct FakeCollective {
     c.issued = issued;
     c.finished = [f = finished] { return f->load(); };
     c.arrival = [a = arrival] { return *a; };
-    c.failure = failure;
+    c.status = status;
     // Memory the caching allocator does not own: only the watchdog's reference keeps it.
     static float data[4];
     c.tensors.push_back(from_blob(data, {4}, {}, [r = released](void*) { *r = true; }));
@@ -73,11 +73,15 @@ TEST(NcclWatchdog, RetiresFinishedCollectivesInIssueOrderAndOnlyThenReleasesThei
   EXPECT_EQ(dog.pending(), 2u);
   EXPECT_FALSE(*first.released);
   EXPECT_FALSE(*second.released);
+  EXPECT_FALSE(second.status->settled()) << "a Work completes only with its verdict";
   *first.finished = true;
   dog.poll(t0 + milliseconds(2));
   EXPECT_EQ(dog.pending(), 0u);
   EXPECT_TRUE(*first.released);
   EXPECT_TRUE(*second.released);
+  EXPECT_TRUE(first.status->settled());
+  EXPECT_TRUE(second.status->settled());
+  EXPECT_EQ(second.status->reason(), "");
   EXPECT_EQ(comm.aborts, 0);
   EXPECT_EQ(dog.broken_reason(), "");
   EXPECT_NO_THROW(dog.check_healthy("all_reduce"));
@@ -91,6 +95,7 @@ TEST(NcclWatchdog, AFinishedCollectiveStaysUntilItsArrivalCheckMatched) {
   *c.finished = true;
   dog.poll(t0 + milliseconds(1));
   EXPECT_EQ(dog.pending(), 1u);
+  EXPECT_FALSE(c.status->settled()) << "ended, but not yet known to match the other ranks";
   c.match();
   dog.poll(t0 + milliseconds(2));
   EXPECT_EQ(dog.pending(), 0u);
@@ -108,8 +113,8 @@ TEST(NcclWatchdog, AMismatchedCallAbortsTheCommunicatorAndFailsEveryPendingWork)
   *bad.arrival = Arrival{Arrival::State::Failed, mismatch};
   dog.poll(t0 + milliseconds(1));
   EXPECT_EQ(comm.aborts, 1);
-  EXPECT_EQ(bad.failure->reason(), mismatch);
-  EXPECT_EQ(later.failure->reason(), mismatch);
+  EXPECT_EQ(bad.status->reason(), mismatch);
+  EXPECT_EQ(later.status->reason(), mismatch);
   EXPECT_EQ(dog.pending(), 0u);
   EXPECT_TRUE(*bad.released);  // the aborted kernels no longer read them
   EXPECT_EQ(dog.broken_reason(), mismatch);
@@ -124,7 +129,7 @@ TEST(NcclWatchdog, AMismatchedCallAbortsTheCommunicatorAndFailsEveryPendingWork)
   // A collective watched after the failure fails at once, and nothing is aborted twice.
   FakeCollective after;
   dog.watch(after.watched(3, t0));
-  EXPECT_EQ(after.failure->reason(), mismatch);
+  EXPECT_EQ(after.status->reason(), mismatch);
   dog.poll(t0 + milliseconds(2));
   EXPECT_EQ(comm.aborts, 1);
 }
@@ -140,7 +145,7 @@ TEST(NcclWatchdog, AnAsynchronousNcclErrorFailsTheGroupNamingTheOldestCollective
   comm.error = "remote process exited or there was a network error (6)";
   dog.poll(t0 + milliseconds(2));
   EXPECT_EQ(comm.aborts, 1);
-  const std::string reason = c.failure->reason();
+  const std::string reason = c.status->reason();
   EXPECT_NE(reason.find("[all_reduce] NCCL reported an error on rank 3 while collective #7 "
                         "(all_reduce(SUM) of 4 float32 elements)"),
             std::string::npos)
@@ -156,13 +161,13 @@ TEST(NcclWatchdog, TheOldestUnfinishedCollectiveFailsTheGroupOnlyPastTheTimeout)
   c.match();
   dog.poll(t0 + milliseconds(500));
   EXPECT_EQ(comm.aborts, 0);
-  EXPECT_EQ(c.failure->reason(), "");
+  EXPECT_EQ(c.status->reason(), "");
   dog.poll(t0 + milliseconds(501));
   EXPECT_EQ(comm.aborts, 1);
-  EXPECT_NE(c.failure->reason().find("[all_reduce] rank 1's collective #4 (all_reduce(SUM) of 4 "
+  EXPECT_NE(c.status->reason().find("[all_reduce] rank 1's collective #4 (all_reduce(SUM) of 4 "
                                      "float32 elements) did not finish within 500 ms"),
             std::string::npos)
-      << c.failure->reason();
+      << c.status->reason();
 }
 
 TEST(NcclWatchdog, ItsThreadRetiresCollectivesAsTheyFinish) {
