@@ -29,8 +29,9 @@ class DeviceCommunicator {
   /// input holds world_size * count elements; rank r receives the reduction of block r.
   virtual void reduce_scatter(const void* input, void* output, size_t count, Dtype dtype,
                               NcclOp op, const tide::cuda::Stream& stream) = 0;
-  /// "" while healthy (or still settling), else the library's error text. Never blocks;
-  /// callable from another thread than the collectives'.
+  /// "" while healthy (or still settling), else the library's error text. Waits for no
+  /// device or peer (only for a call in progress on another thread); callable from another
+  /// thread than the collectives'.
   virtual std::string async_error() noexcept = 0;
   /// Ends the communicator without waiting for peers; its kernels stop.
   virtual void abort() noexcept = 0;

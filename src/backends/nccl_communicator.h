@@ -71,7 +71,8 @@ class NcclCommunicator final : public DeviceCommunicator {
   void abort() noexcept override;
 
  private:
-  /// Polls an ncclInProgress answer until it settles or the deadline passes; under mutex_.
+  /// Polls an ncclInProgress answer until it settles or the deadline passes; under mutex_
+  /// (or in the constructor, before anyone else can see the communicator).
   void settle(int result, const char* call);
   /// Raises NcclError when the communicator was aborted; under mutex_.
   void check_alive(const char* call) const;

@@ -5,7 +5,9 @@
 // group, as torch's "cpu:gloo,cuda:nccl".
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -153,7 +155,11 @@ class NcclBackend final : public ProcessGroupBackend {
   }
 
   ~NcclBackend() override {
-    if (!shut_down_) shutdown();
+    try {
+      shutdown();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tide: destroying the nccl process group: %s\n", e.what());
+    }
   }
 
   std::string backend() const override { return serve_cpu_ ? "cpu:mpi,cuda:nccl" : "nccl"; }
@@ -216,37 +222,51 @@ class NcclBackend final : public ProcessGroupBackend {
     });
   }
 
-  /// torch's NCCL barrier: an all-reduce of one element on the group's device (the device of
-  /// its collectives so far, else the current device), after the GPU collectives issued before
-  /// it, waited for on the host.
+  /// torch's NCCL barrier: an all-reduce of one element on the group's device (Note [Which GPU
+  /// a rank uses]), after the GPU collectives issued before it, waited for on the host until
+  /// it ended and every rank was seen to call a barrier.
   void barrier() override {
     std::shared_ptr<Work> work;
     {
       std::lock_guard<std::mutex> lock(issue_mutex_);
-      const int device = gpu_ ? gpu_->comm.device() : cuda::current_device();
+      const int device = gpu_ ? gpu_->comm.device() : guess_device();
       Tensor token = zeros({1}, TensorOptions().dtype(kFloat32).device(Device(kCUDA, device)));
       CollectiveHeader h = header(CollectiveKind::Barrier, token);
       work = issue("barrier", h, token, {token}, [&](GpuComm& g) {
         g.comm.all_reduce(token.raw_data(), 1, kFloat32, backends::NcclOp::Sum, g.stream);
       });
     }
-    static_cast<NcclWork&>(*work).synchronize();  // outside the lock: other threads may issue
+    // Outside the lock: other threads may issue meanwhile.
+    static_cast<NcclWork&>(*work).synchronize();
+    // The watchdog's verdict on the arrival check follows within its polling interval; a
+    // broken peer fails it within the group's timeout.
+    while (!work->is_completed()) std::this_thread::sleep_for(kWatchdogInterval);
+    work->wait();  // raises what the watchdog found
   }
 
   void shutdown() override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
     if (shut_down_) return;
     shut_down_ = true;
+    std::exception_ptr error;
     if (gpu_) {
-      // A hung peer makes this wait until the watchdog aborts the communicator.
-      gpu_->stream.synchronize();
-      while (gpu_->watchdog.pending() > 0 && gpu_->watchdog.broken_reason().empty()) {
-        gpu_->watchdog.poll(WatchdogClock::now());  // the arrival checks still in flight
+      try {
+        // A hung peer makes this wait until the watchdog aborts the communicator.
+        gpu_->stream.synchronize();
+      } catch (...) {
+        error = std::current_exception();  // a CUDA error: the communicator cannot finish
+        gpu_->watchdog.fail("the process group's stream failed while it was destroyed");
+      }
+      // The arrival checks still in flight; a failed group only drains its end events.
+      while (gpu_->watchdog.pending() > 0) {
+        if (!gpu_->watchdog.broken_reason().empty() && error) break;
+        gpu_->watchdog.poll(WatchdogClock::now());
         std::this_thread::sleep_for(kWatchdogInterval);
       }
       gpu_.reset();
     }
     mpi_->shutdown();
+    if (error) std::rethrow_exception(error);
   }
 
  private:
@@ -269,11 +289,26 @@ class NcclBackend final : public ProcessGroupBackend {
   }
 
   /// Note [Which GPU a rank uses]: as torch, a collective runs on its tensor's device; the
-  /// communicator is made at the group's first GPU collective, on that device (a barrier
-  /// before any uses the current device). tide runs one GPU per process, so later
-  /// collectives must use the same device. Making it waits for every rank (NCCL's init is
-  /// collective); no later collective waits for another rank on the host.
+  /// communicator is made at the group's first GPU collective, on that device. A barrier
+  /// before any GPU collective uses the current device when the program chose one (a device
+  /// other than cuda:0 is current), else cuda:(local_rank % device_count) — torch's guess,
+  /// which keeps ranks that never called set_device off one shared cuda:0, where NCCL's init
+  /// would fail. tide runs one GPU per process, so later collectives must use the same
+  /// device. Making the communicator waits for every rank (NCCL's init is collective); after
+  /// that a collective waits for no rank on the host, except while NCCL connects a new kind
+  /// of collective lazily (ncclInProgress, polled up to the timeout). A failed init breaks
+  /// the group: the ranks cannot agree on a second try.
+  int guess_device() const {
+    const int current = cuda::current_device();
+    if (current != 0) return current;
+    return env_.local_rank % cuda::device_count();
+  }
+
   GpuComm& gpu(int device, const char* collective) {
+    TIDE_CHECK_T(DistBackendError, !shut_down_, "[", collective, "] the process group was "
+                 "destroyed; call init_process_group again first");
+    TIDE_CHECK_T(DistBackendError, init_error_.empty(), "[", collective, "] the process group "
+                 "is broken: its NCCL communicator could not be made: ", init_error_);
     if (gpu_) {
       TIDE_CHECK(device == gpu_->comm.device(), "[", collective, "] the nccl process group "
                  "communicates on cuda:", gpu_->comm.device(), " (the device of its first "
@@ -290,10 +325,16 @@ class NcclBackend final : public ProcessGroupBackend {
     mpi_->broadcast(id, 0)->wait();
     backends::NcclUniqueId shared;
     std::memcpy(shared.bytes.data(), id.raw_data(), shared.bytes.size());
-    gpu_ = nccl_call([&] {
-      return std::make_unique<GpuComm>(
-          maker_.make(device, env_.rank, env_.world_size, shared, timeout_), env_.rank, timeout_);
-    });
+    try {
+      gpu_ = nccl_call([&] {
+        return std::make_unique<GpuComm>(
+            maker_.make(device, env_.rank, env_.world_size, shared, timeout_), env_.rank,
+            timeout_);
+      });
+    } catch (const std::exception& e) {
+      init_error_ = e.what();
+      throw;
+    }
     return *gpu_;
   }
 
@@ -320,7 +361,10 @@ class NcclBackend final : public ProcessGroupBackend {
       try {
         exchange->wait();
       } catch (const std::exception& e) {
-        return {Arrival::State::Failed, e.what()};
+        return {Arrival::State::Failed,
+                tide::detail::concat("[", collective, "] rank ", rank, " could not compare "
+                                     "collective #", mine.seq, " (", describe(mine), ") with "
+                                     "the other ranks' calls: ", e.what())};
       }
       for (int r = 0; r < static_cast<int>(all.size()); ++r) {
         CollectiveHeader theirs;
@@ -357,10 +401,12 @@ class NcclBackend final : public ProcessGroupBackend {
     try {
       cuda::StreamGuard on_comm(g.stream);
       nccl_call([&] { launch(g); });
-    } catch (...) {
-      // NCCL refused or timed out mid-call: its state is unknown, and the peers may be inside
-      // this collective. Abort, so that every later collective raises instead of hanging.
-      g.comm.abort();
+    } catch (const std::exception& e) {
+      // This rank announced the collective (its header is out) but cannot join it, or NCCL
+      // refused or timed out mid-call: the peers may be inside it. Break the group, so that
+      // every later collective raises instead of hanging.
+      g.watchdog.fail(tide::detail::concat("[", collective, "] collective #", h.seq, " (",
+                                           describe(h), ") failed as it was issued: ", e.what()));
       throw;
     }
     std::shared_ptr<cuda::Event> done = events_->acquire();
@@ -387,6 +433,7 @@ class NcclBackend final : public ProcessGroupBackend {
   std::mutex issue_mutex_;  // Note [Collective critical section]
   int64_t seq_ = 0;         // under issue_mutex_
   bool shut_down_ = false;  // under issue_mutex_
+  std::string init_error_;  // under issue_mutex_: why the communicator could not be made
   std::shared_ptr<EventPool> events_ = std::make_shared<EventPool>();
   std::unique_ptr<GpuComm> gpu_;  // made at the first GPU collective
 };

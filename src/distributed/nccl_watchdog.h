@@ -77,8 +77,14 @@ struct WatchedCollective {
 /// collective is older than the group's timeout. Failing means: abort the communicator (its
 /// kernels stop, so streams waiting on them go on), fail every pending Work with the reason
 /// (wait() raises DistBackendError naming the collective) and mark the group broken (the
-/// next collective raises the same). The decisions live in poll(now), so tests drive them
-/// with fakes and their own clock; start() runs poll on a thread of its own.
+/// next collective raises the same). A failed group's collectives keep their tensors until
+/// their end events complete all the same: work queued behind an aborted kernel (all_gather's
+/// copies, later collectives) may still write them. A CUDA error from an event query (a
+/// sticky fault of any kernel) fails the group too, never the watchdog's thread. Tensors are
+/// released outside the watchdog's lock (their deleters may take Python's GIL). The
+/// decisions live in poll(now), so tests drive them with fakes and their own clock; start()
+/// runs poll on a thread of its own, stopped at process exit before the communicators are
+/// aborted (so no event is queried while CUDA tears down).
 class NcclWatchdog {
  public:
   NcclWatchdog(CommunicatorHealth& comm, int rank, std::chrono::milliseconds timeout);
@@ -93,15 +99,22 @@ class NcclWatchdog {
   void start(std::chrono::milliseconds interval);
   /// Stops that thread (pending collectives stay pending).
   void stop();
+  /// Fails the group with `reason` (Note [NCCL watchdog]); the first reason stays.
+  void fail(const std::string& reason);
 
   /// The failure that broke the group, "" while healthy.
   std::string broken_reason() const;
   /// Raises DistBackendError naming the failure once the group is broken.
   void check_healthy(const char* collective) const;
+  /// Collectives not yet retired, failed ones still draining included.
   size_t pending() const;
 
  private:
-  void fail_locked(const std::string& reason);
+  /// Under mutex_: marks the group broken and fails every pending Work; true when it did
+  /// (the caller then aborts the communicator, outside the lock).
+  bool break_locked(const std::string& reason);
+  /// One round under mutex_: the failure found, or "".
+  std::string check_locked(WatchdogClock::time_point now, std::vector<WatchedCollective>& done);
 
   CommunicatorHealth& comm_;
   const int rank_;
@@ -109,6 +122,7 @@ class NcclWatchdog {
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<WatchedCollective> pending_;
+  std::vector<WatchedCollective> draining_;  // failed, waiting for their end events
   std::string broken_;
   bool stopping_ = false;
   std::thread thread_;

@@ -115,9 +115,15 @@ TEST(NcclWatchdog, AMismatchedCallAbortsTheCommunicatorAndFailsEveryPendingWork)
   EXPECT_EQ(comm.aborts, 1);
   EXPECT_EQ(bad.status->reason(), mismatch);
   EXPECT_EQ(later.status->reason(), mismatch);
-  EXPECT_EQ(dog.pending(), 0u);
-  EXPECT_TRUE(*bad.released);  // the aborted kernels no longer read them
   EXPECT_EQ(dog.broken_reason(), mismatch);
+  // Work queued behind an aborted kernel may still write them: they go once it ended.
+  EXPECT_EQ(dog.pending(), 2u);
+  EXPECT_FALSE(*bad.released);
+  *bad.finished = true;
+  dog.poll(t0 + milliseconds(2));
+  EXPECT_TRUE(*bad.released);
+  EXPECT_FALSE(*later.released);
+  EXPECT_EQ(dog.pending(), 1u);
   try {
     dog.check_healthy("broadcast");
     FAIL() << "a broken group must raise";
@@ -130,8 +136,40 @@ TEST(NcclWatchdog, AMismatchedCallAbortsTheCommunicatorAndFailsEveryPendingWork)
   FakeCollective after;
   dog.watch(after.watched(3, t0));
   EXPECT_EQ(after.status->reason(), mismatch);
-  dog.poll(t0 + milliseconds(2));
+  dog.poll(t0 + milliseconds(3));
   EXPECT_EQ(comm.aborts, 1);
+}
+
+TEST(NcclWatchdog, AnEventQueryThatRaisesFailsTheGroupInsteadOfItsThread) {
+  FakeCommunicator comm;
+  NcclWatchdog dog(comm, 2, milliseconds(1000));
+  FakeCollective c;
+  c.match();
+  WatchedCollective w = c.watched(5, t0);
+  w.finished = []() -> bool {
+    throw Error("[Event::query] cudaErrorIllegalAddress: an illegal memory access was encountered");
+  };
+  dog.watch(std::move(w));
+  EXPECT_NO_THROW(dog.poll(t0 + milliseconds(1)));
+  EXPECT_EQ(comm.aborts, 1);
+  EXPECT_NE(c.status->reason().find("[all_reduce] rank 2 could not query its collectives' "
+                                    "progress while collective #5"),
+            std::string::npos)
+      << c.status->reason();
+  EXPECT_NE(c.status->reason().find("illegal memory access"), std::string::npos);
+  EXPECT_FALSE(*c.released) << "its end never seen: its tensors are kept";
+}
+
+TEST(NcclWatchdog, FailFromTheIssuingThreadBreaksTheGroupOnce) {
+  FakeCommunicator comm;
+  NcclWatchdog dog(comm, 0, milliseconds(1000));
+  FakeCollective c;
+  dog.watch(c.watched(1, t0));
+  dog.fail("[all_gather] collective #1 failed as it was issued: out of memory");
+  dog.fail("a second reason is not kept");
+  EXPECT_EQ(comm.aborts, 1);
+  EXPECT_EQ(c.status->reason(), "[all_gather] collective #1 failed as it was issued: out of memory");
+  EXPECT_THROW(dog.check_healthy("all_reduce"), DistBackendError);
 }
 
 TEST(NcclWatchdog, AnAsynchronousNcclErrorFailsTheGroupNamingTheOldestCollective) {

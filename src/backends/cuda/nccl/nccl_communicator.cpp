@@ -6,7 +6,9 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -125,9 +127,12 @@ NcclCommunicator::~NcclCommunicator() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (comm_ == nullptr) return;  // aborted
   cuda::CudaDeviceGuardNoThrow on_device(device_);
-  // Finalize flushes what was issued; a finalize that cannot settle (a peer gone) aborts.
+  // Finalize flushes what was issued and waits until every peer's communicator is quiet. A
+  // peer that already exited (or aborted) never is: after a short grace, abort instead of
+  // holding destroy_process_group for the group's whole timeout.
   ncclResult_t result = ncclCommFinalize(as_comm(comm_));
-  const Clock::time_point deadline = Clock::now() + timeout_;
+  const Clock::time_point deadline =
+      Clock::now() + std::min<std::chrono::milliseconds>(timeout_, std::chrono::seconds(10));
   while (result == ncclInProgress && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::microseconds(100));
     ncclCommGetAsyncError(as_comm(comm_), &result);
@@ -135,6 +140,8 @@ NcclCommunicator::~NcclCommunicator() {
   if (result == ncclSuccess) {
     ncclCommDestroy(as_comm(comm_));
   } else {
+    std::fprintf(stderr, "tide: the NCCL communicator on cuda:%d did not finalize (%s): "
+                 "aborted instead\n", device_, ncclGetErrorString(result));
     ncclCommAbort(as_comm(comm_));
   }
   comm_ = nullptr;
