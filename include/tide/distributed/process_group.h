@@ -4,7 +4,10 @@
 // or NCCL (real GPUs).
 //
 //   tide::distributed::init_process_group();          // rank and world size from mpirun
-//   tide::Tensor g = tide::ones({4}, tide::device(tide::Device(tide::kCUDA, get_local_rank())));
+//   // The rank's GPU is the program's choice, as in torch; one visible GPU per process
+//   // (CUDA_VISIBLE_DEVICES) or all of them, local_rank % device_count fits both.
+//   tide::Device gpu(tide::kCUDA, get_local_rank() % tide::cuda::device_count());
+//   tide::Tensor g = tide::ones({4}, tide::device(gpu));
 //   tide::distributed::all_reduce(g);                  // every rank now holds world_size
 //   tide::distributed::destroy_process_group();
 
@@ -42,7 +45,10 @@ bool is_initialized();
 /// This process's rank in [0, world size); raises before init_process_group.
 int get_rank();
 int get_world_size();
-/// The rank among the processes on this machine: the device index to use (cuda:local_rank).
+/// The rank among the processes on this machine (Note [Launcher environment]: LOCAL_RANK, else
+/// mpirun's OMPI_COMM_WORLD_LOCAL_RANK, else SLURM_LOCALID, else the rank). As in torch it
+/// picks nothing by itself: programs choose their GPU from it, e.g. cuda:(local_rank %
+/// device_count), which is also right with one visible GPU per process.
 int get_local_rank();
 /// "mpi", "nccl" or "cpu:mpi,cuda:nccl" (Note [Process group]).
 std::string get_backend();
