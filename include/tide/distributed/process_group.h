@@ -62,7 +62,9 @@ void destroy_process_group();
 /// wait() blocks the host until the collective finished and rethrows its error. For tensors on
 /// a GPU (simulated or real) wait() makes the tensor's current stream wait for the collective
 /// and returns at once, as torch's NCCL Work does; reading the result from the host then
-/// synchronizes as any read does. The collective keeps its tensors alive until it finishes.
+/// synchronizes as any read does; on nccl, wait() raises DistBackendError once the group's
+/// watchdog failed the collective (is_completed() is true then too). The collective keeps its
+/// tensors alive until it finishes, memory that tide does not own (from_blob, DLPack) too.
 class Work {
  public:
   virtual ~Work() = default;
@@ -72,10 +74,13 @@ class Work {
 };
 
 /// Note [Collectives]: every rank must call the same collectives in the same order with
-/// tensors of the same dtype and numel (torch's contract; mismatches that a rank can see are
-/// raised, the others hang until the timeout). GPU tensors must be on the process's device
-/// (cuda:local_rank by convention) and contiguous; the collective runs after the work already
-/// enqueued on that device's current stream, and later work on that stream runs after it.
+/// tensors of the same dtype and numel (torch's contract; mismatches are raised — on mpi
+/// before the data moves, on nccl by the group's watchdog, which then breaks the group — and
+/// a peer that never comes fails the collective after the timeout). A collective runs on its
+/// tensors' device; on nccl every GPU collective of a process uses the device of its first
+/// one (one GPU per process). Tensors must be contiguous; the collective runs after the work
+/// already enqueued on that device's current stream, and later work on that stream runs
+/// after it.
 void all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::SUM);
 std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op, bool async_op);
 /// Copies rank `src`'s tensor into every rank's tensor.
