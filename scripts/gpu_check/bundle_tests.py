@@ -5,13 +5,13 @@ skip and pass rules, and a deadline after which the rest are reported as not run
 import os
 import re
 import shlex
-import signal
 import subprocess
 import tempfile
 import threading
 import time
 
 from .bundle_layout import PLACEHOLDER, expand
+from .commands import run
 
 DEFAULT_TIMEOUT_S = 300.0
 
@@ -84,31 +84,9 @@ def run_one(entry, root, env, timeout, workdir):
     test_env = dict(env)
     test_env.update({k: expand(v, root) for k, v in entry.get("env", {}).items()})
     start = time.monotonic()
-    try:
-        proc = subprocess.Popen(cmd, cwd=workdir, env=test_env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    except OSError as e:
-        return "failed", 127, f"{cmd[0]}: {e}", 0.0
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(proc.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                out, _ = proc.communicate(timeout=10)
-                break
-            except subprocess.TimeoutExpired:
-                out = b""
-    text = (out or b"").decode("utf-8", "replace")
+    rc, text, timed_out = run(cmd, timeout=timeout, env=test_env, cwd=workdir)
     seconds = round(time.monotonic() - start, 2)
-    if timed_out:
-        return "timeout", proc.returncode, text, seconds
-    return judge(entry, proc.returncode, text), proc.returncode, text, seconds
+    return ("timeout" if timed_out else judge(entry, rc, text)), rc, text, seconds
 
 
 def run_tests(entries, root, env, jobs, log_path, deadline=None, timeout_cap=None,
