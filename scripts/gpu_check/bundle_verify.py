@@ -36,7 +36,8 @@ def unpack(tarball, dest):
             if member.issym() and (member.linkname.startswith("/") or ".." in member.linkname.split("/")):
                 raise ValueError(f"[gpu-bundle] expected links inside the bundle, found "
                                  f"{member.name} -> {member.linkname}")
-        tar.extractall(dest)
+        # The names are checked above; Pythons that have extraction filters get 'data' too.
+        tar.extractall(dest, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     return os.path.join(dest, TOP)
 
 
