@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <utility>
 
 #include "backends/cuda/error_record_take.h"
 #include "backends/cuda/launch_context.h"
@@ -17,7 +18,8 @@ namespace {
 
 CudaStream* as_stream(runtime::StreamHandle h) { return static_cast<CudaStream*>(h); }
 
-struct CudaEvent {
+struct CudaEvent final : runtime::EventRecord {
+  CudaEvent(int device, EventOwner event) : device(device), event(std::move(event)) {}
   int device;
   EventOwner event;
 };
@@ -231,6 +233,10 @@ void CudaBackend::synchronize_stream(runtime::StreamHandle stream) {
   collect_errors(s->device);
 }
 
+uintptr_t CudaBackend::cuda_stream(runtime::StreamHandle stream) {
+  return reinterpret_cast<uintptr_t>(as_stream(stream)->stream);
+}
+
 uint64_t CudaBackend::next_seq(CudaStream& s, const runtime::LaunchInfo& info,
                                std::shared_ptr<const runtime::RawBacktrace> backtrace) {
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -339,7 +345,7 @@ runtime::EventHandle CudaBackend::create_event(int index, bool enable_timing, bo
   if (blocking) flags |= cudaEventBlockingSync;
   cudaEvent_t raw = nullptr;
   TIDE_CUDA_CHECK(cudaEventCreateWithFlags(&raw, flags));
-  return new CudaEvent{index, EventOwner(raw)};
+  return new CudaEvent(index, EventOwner(raw));
 }
 
 void CudaBackend::destroy_event(runtime::EventHandle event) noexcept {
