@@ -63,6 +63,11 @@ class Backend {
   /// legacy default stream. A backend without CUDA streams raises tide::Error (Note [A
   /// stream's cudaStream_t] in tide/cuda/stream.h).
   virtual uintptr_t cuda_stream(StreamHandle stream) = 0;
+  /// DLPack's producer side: makes future work on the foreign CUDA stream `consumer` (a
+  /// cudaStream_t as an integer; 1 and 2 are CUDA's and DLPack's legacy and per-thread default
+  /// streams) wait for the work enqueued on `producer` so far, without blocking the host. A
+  /// backend without CUDA streams raises tide::Error.
+  virtual void external_stream_wait(uintptr_t consumer, StreamHandle producer) = 0;
 
   /// Whether kernels are GPU launchers that enqueue device work (real CUDA) rather than host
   /// tasks run by the backend (simulated GPUs); see Note [Kernel stubs].

@@ -3,6 +3,7 @@
 // half needs no GPU and no CUDA header: it names CUDA's handle types by their forward
 // declarations, as cuda_runtime.h does (cudaStream_t is CUstream_st*, cudaEvent_t CUevent_st*).
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <type_traits>
@@ -11,7 +12,9 @@
 #include "backends/sim/sim_stream.h"
 #include "device_test_util.h"
 #include "runtime/backend.h"
+#include "runtime/registry.h"
 #include "tide/cuda.h"
+#include "tide/error.h"
 
 struct CUstream_st;
 struct CUevent_st;
@@ -51,6 +54,19 @@ TEST(NativeHandle, IsTheSimulatedBackendsOwnStreamRecord) {
   EXPECT_EQ(record->priority(), -1);
   EXPECT_EQ(cuda::Stream(s).native_handle(), s.native_handle());
   EXPECT_NE(cuda::default_stream(1).native_handle(), s.native_handle());
+}
+
+TEST(NativeHandle, NoCudaStreamCanWaitForASimulatedStream) {
+  TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED("a simulated stream has no cudaStream_t");
+  const cuda::Stream s(0);
+  try {
+    runtime::backend(kCUDA)->external_stream_wait(1, s.native_handle());
+    ADD_FAILURE() << "external_stream_wait on a simulated stream returned";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("[external_stream_wait] expected a stream of a "
+                                               "real GPU, found one of simulated cuda:0"));
+  }
 }
 
 }  // namespace

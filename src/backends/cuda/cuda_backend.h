@@ -66,6 +66,7 @@ class CudaBackend final : public runtime::Backend {
   uint64_t launch(runtime::StreamHandle stream, const runtime::LaunchInfo& info,
                   runtime::Task task) override;
   uintptr_t cuda_stream(runtime::StreamHandle stream) override;
+  void external_stream_wait(uintptr_t consumer, runtime::StreamHandle producer) override;
   bool native_kernels() const override { return true; }
   void enable_peer_access(int device, int peer) override;
   uint64_t begin_native_launch(runtime::StreamHandle stream,

@@ -147,6 +147,13 @@ uintptr_t SimBackend::cuda_stream(runtime::StreamHandle stream) {
       "libraries); tell streams apart by their id (stream_id in Python), or run on a real GPU"));
 }
 
+void SimBackend::external_stream_wait(uintptr_t, runtime::StreamHandle producer) {
+  throw Error(detail::concat(
+      "[external_stream_wait] expected a stream of a real GPU, found one of simulated cuda:",
+      as_stream(producer)->device(), ", which no CUDA stream can wait for; share simulated "
+      "tensors through the cpu (Note [DLPack on simulated GPUs])"));
+}
+
 runtime::EventHandle SimBackend::create_event(int device, bool enable_timing, bool) {
   auto* e = new SimEvent();
   e->device = device;
