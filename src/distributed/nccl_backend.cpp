@@ -1,6 +1,6 @@
 // The "nccl" process group: collectives between real GPUs on NCCL, bootstrapped and checked
 // by the mpi group (the NCCL id travels by MPI broadcast; each collective's header is
-// compared on MPI beside the data, Note [Asynchronous arrival check]), watched by a watchdog
+// compared on MPI beside the data, Note [Arrival check beside NCCL]), watched by a watchdog
 // (Note [NCCL watchdog]). With the default backend it also serves cpu tensors, on the mpi
 // group, as torch's "cpu:gloo,cuda:nccl".
 
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backends/nccl_communicator.h"
+#include "distributed/arrival_check.h"
 #include "distributed/collective_header.h"
 #include "distributed/gpu_group.h"
 #include "distributed/nccl_watchdog.h"
@@ -97,7 +98,7 @@ class NcclWork final : public Work {
     done_->wait(cuda::current_stream(device_));
   }
   /// Once the watchdog has its verdict: the collective ended and every rank called the same
-  /// (Note [Asynchronous arrival check]), or it failed (then wait() raises).
+  /// (Note [Arrival check beside NCCL]), or it failed (then wait() raises).
   bool is_completed() override { return status_->settled(); }
   /// Blocks the host until the collective ended (barrier).
   void synchronize() {
@@ -170,8 +171,8 @@ class NcclBackend final : public ProcessGroupBackend {
   std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
     if (on_cpu(tensor, "all_reduce")) return mpi_->all_reduce(tensor, op);
-    CollectiveHeader h = header(CollectiveKind::AllReduce, tensor);
-    h.op = static_cast<int64_t>(op);
+    CollectiveHeader h =
+        make_header(CollectiveKind::AllReduce, tensor, static_cast<int64_t>(op));
     return issue("all_reduce", h, tensor, {tensor}, [&](GpuComm& g) {
       g.comm.all_reduce(tensor.raw_data(), tensor.numel(), tensor.dtype(), nccl_op(op), g.stream);
     });
@@ -180,8 +181,7 @@ class NcclBackend final : public ProcessGroupBackend {
   std::shared_ptr<Work> broadcast(Tensor tensor, int src) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
     if (on_cpu(tensor, "broadcast")) return mpi_->broadcast(tensor, src);
-    CollectiveHeader h = header(CollectiveKind::Broadcast, tensor);
-    h.root = src;
+    CollectiveHeader h = make_header(CollectiveKind::Broadcast, tensor, -1, src);
     return issue("broadcast", h, tensor, {tensor}, [&](GpuComm& g) {
       g.comm.broadcast(tensor.raw_data(), tensor.numel(), tensor.dtype(), src, g.stream);
     });
@@ -192,7 +192,7 @@ class NcclBackend final : public ProcessGroupBackend {
     if (on_cpu(input, "all_gather")) return mpi_->all_gather(std::move(outputs), input);
     std::vector<Tensor> used = outputs;
     used.push_back(input);
-    return issue("all_gather", header(CollectiveKind::AllGather, input), input, used,
+    return issue("all_gather", make_header(CollectiveKind::AllGather, input), input, used,
                  [&](GpuComm& g) {
       // NCCL gathers into one buffer; it is made and read on the comm stream (current here).
       Tensor flat = empty({env_.world_size * input.numel()},
@@ -209,8 +209,8 @@ class NcclBackend final : public ProcessGroupBackend {
                                        ReduceOp op) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
     if (on_cpu(output, "reduce_scatter")) return mpi_->reduce_scatter(output, std::move(inputs), op);
-    CollectiveHeader h = header(CollectiveKind::ReduceScatter, output);
-    h.op = static_cast<int64_t>(op);
+    CollectiveHeader h =
+        make_header(CollectiveKind::ReduceScatter, output, static_cast<int64_t>(op));
     std::vector<Tensor> used = inputs;
     used.push_back(output);
     return issue("reduce_scatter", h, output, used, [&](GpuComm& g) {
@@ -231,7 +231,7 @@ class NcclBackend final : public ProcessGroupBackend {
       std::lock_guard<std::mutex> lock(issue_mutex_);
       const int device = gpu_ ? gpu_->comm.device() : guess_device();
       Tensor token = zeros({1}, TensorOptions().dtype(kFloat32).device(Device(kCUDA, device)));
-      CollectiveHeader h = header(CollectiveKind::Barrier, token);
+      CollectiveHeader h = make_header(CollectiveKind::Barrier, token);
       work = issue("barrier", h, token, {token}, [&](GpuComm& g) {
         g.comm.all_reduce(token.raw_data(), 1, kFloat32, backends::NcclOp::Sum, g.stream);
       });
@@ -270,14 +270,6 @@ class NcclBackend final : public ProcessGroupBackend {
   }
 
  private:
-  static CollectiveHeader header(CollectiveKind kind, const Tensor& t) {
-    CollectiveHeader h;
-    h.kind = static_cast<int64_t>(kind);
-    h.dtype = static_cast<int64_t>(t.dtype());
-    h.numel = t.numel();
-    return h;
-  }
-
   /// cpu tensors go to the mpi group when this group serves them (the default backend).
   bool on_cpu(const Tensor& t, const char* collective) const {
     if (!t.device().is_cpu()) return false;
@@ -338,45 +330,31 @@ class NcclBackend final : public ProcessGroupBackend {
     return *gpu_;
   }
 
-  /// Note [Asynchronous arrival check]: each GPU collective's header (Note [Arrival round] in
-  /// mpi/mpi_backend.cpp) is all-gathered on the mpi group's communication thread while the
-  /// collective is already enqueued, so issuing never waits for the other ranks (in DDP's
-  /// gradient hooks a fast rank's backward would otherwise stall on the slowest rank's host).
-  /// The watchdog reads the result: a peer that called something else fails the group with a
-  /// message naming both calls; a peer that never arrives fails it naming that rank (the mpi
-  /// group's timeout). The NCCL data of a mismatched call may already be moving, wrong, or
-  /// hung: so the group is broken then (aborted, every later collective raises), where the
-  /// mpi group, which checks before its data moves, stays usable.
+  /// Note [Arrival check beside NCCL]: each GPU collective's header goes through the mpi
+  /// group's arrival round (Note [Asynchronous arrival check] in distributed/arrival_check.h)
+  /// while the collective is already enqueued, so issuing never waits for the other ranks (in
+  /// DDP's gradient hooks a fast rank's backward would otherwise stall on the slowest rank's
+  /// host). The watchdog reads the result: a peer that called something else fails the group
+  /// with a message naming both calls; a peer that never arrives fails it naming that rank
+  /// (the mpi group's timeout). The NCCL data of a mismatched call may already be moving,
+  /// wrong, or hung: so the group is broken then (aborted, every later collective raises),
+  /// where the mpi group, which checks before its data moves, stays usable.
   std::function<Arrival()> post_arrival(const char* collective, const CollectiveHeader& mine) {
-    Tensor sent = empty({CollectiveHeader::kFields}, dtype(kInt64));
-    std::memcpy(sent.raw_data(), &mine, sizeof mine);
-    std::vector<Tensor> all;
-    for (int r = 0; r < env_.world_size; ++r) {
-      all.push_back(empty({CollectiveHeader::kFields}, dtype(kInt64)));
-    }
-    std::shared_ptr<Work> exchange = mpi_->all_gather(all, sent);
+    std::shared_ptr<Work> check = check_arrival(*mpi_, collective, mine);
     const int rank = env_.rank;
-    return [exchange, all, mine, rank, collective]() -> Arrival {
-      if (!exchange->is_completed()) return {};
+    return [check, mine, rank, collective]() -> Arrival {
+      if (!check->is_completed()) return {};
       try {
-        exchange->wait();
-      } catch (const std::exception& e) {
+        check->wait();
+      } catch (const DistBackendError& e) {
         return {Arrival::State::Failed,
                 tide::detail::concat("[", collective, "] rank ", rank, " could not compare "
                                      "collective #", mine.seq, " (", describe(mine), ") with "
                                      "the other ranks' calls: ", e.what())};
-      }
-      for (int r = 0; r < static_cast<int>(all.size()); ++r) {
-        CollectiveHeader theirs;
-        std::memcpy(&theirs, all[r].raw_data(), sizeof theirs);
-        if (theirs == mine) continue;
+      } catch (const std::exception& e) {  // a mismatch, naming both calls
         return {Arrival::State::Failed,
-                tide::detail::concat(
-                    "[", collective, "] rank ", rank, " called ", describe(mine),
-                    " as collective #", mine.seq, ", but rank ", r, " called ", describe(theirs),
-                    " as collective #", theirs.seq, "; every rank must call the same "
-                    "collectives in the same order with tensors of the same dtype and size. "
-                    "The NCCL communicator is aborted and the process group is broken")};
+                tide::detail::concat(e.what(), ". The NCCL communicator is aborted and the "
+                                     "process group is broken")};
       }
       return {Arrival::State::Matched, ""};
     };

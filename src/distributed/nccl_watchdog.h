@@ -46,7 +46,7 @@ class WorkStatus {
   bool retired_ = false;
 };
 
-/// The asynchronous arrival check of one collective (Note [Asynchronous arrival check] in
+/// The asynchronous arrival check of one collective (Note [Arrival check beside NCCL] in
 /// nccl_backend.cpp): pending until the ranks' headers are in, then matched or not.
 struct Arrival {
   enum class State { Pending, Matched, Failed };

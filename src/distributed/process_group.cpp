@@ -58,10 +58,12 @@ void check_list(const std::vector<Tensor>& list, const Tensor& ref, int world_si
   for (size_t i = 0; i < list.size(); ++i) check_like(list[i], ref, fn, what, i);
 }
 
+// AVG on integers is NCCL's (and so torch's): the sum divided by the world size, truncated
+// toward zero. torch rejects it on bool, and so does tide.
 void check_op(ReduceOp op, const Tensor& t, const char* fn) {
-  TIDE_CHECK(op != ReduceOp::AVG || is_floating_point(t.dtype()), "[", fn,
-             "] expected a floating point tensor for ReduceOp::AVG, found dtype ",
-             name(t.dtype()), "; reduce with SUM and divide, or convert with .to(kFloat32)");
+  TIDE_CHECK(op != ReduceOp::AVG || t.dtype() != kBool, "[", fn,
+             "] expected a numeric tensor for ReduceOp::AVG, found dtype bool; reduce with SUM "
+             "(logical or) or MIN (logical and), or convert with .to(kInt32)");
 }
 
 std::shared_ptr<Work> wait_now(std::shared_ptr<Work> work) {

@@ -45,9 +45,12 @@ TEST(DistributedMisuse, LocalChecksRaiseBeforeCommunicating) {
   std::vector<Tensor> wrong_size(w, zeros({5}));
   EXPECT_THAT(error_of([&] { distributed::reduce_scatter(t, wrong_size); }),
               HasSubstr("expected every tensor with 4 elements"));
-  Tensor ints = ones({2}, dtype(kInt32));
-  EXPECT_THAT(error_of([&] { distributed::all_reduce(ints, ReduceOp::AVG); }),
-              HasSubstr("expected a floating point tensor for ReduceOp::AVG, found dtype int32"));
+  Tensor flags = ones({2}, dtype(kBool));
+  EXPECT_THAT(error_of([&] { distributed::all_reduce(flags, ReduceOp::AVG); }),
+              HasSubstr("[all_reduce] expected a numeric tensor for ReduceOp::AVG, found dtype bool"));
+  std::vector<Tensor> flag_inputs(w, ones({2}, dtype(kBool)));
+  EXPECT_THAT(error_of([&] { distributed::reduce_scatter(flags, flag_inputs, ReduceOp::AVG); }),
+              HasSubstr("[reduce_scatter] expected a numeric tensor for ReduceOp::AVG"));
   Tensor strided = ones({4, 4}).t();
   EXPECT_THAT(error_of([&] { distributed::all_reduce(strided); }),
               HasSubstr("expected a contiguous tensor"));

@@ -57,6 +57,22 @@ TEST(PeerFailure, OnASimulatedGpuTheTimeoutIsTheCollectivesKernelError) {
   EXPECT_LT(job.seconds, 120);
 }
 
+// A rank whose own stream never reaches the collective sends no header (Note [Arrival round]:
+// a rank's header leaves only once its data is ready), so its peer never starts moving data
+// with it: both raise after the timeout, naming what they waited for.
+TEST(PeerFailure, ARankWhoseStreamStallsMakesBothRanksRaiseAfterTheTimeout) {
+  JobResult job = run_job("stall 2000 cuda", "-x TIDE_SIM_DEVICES=1");
+  EXPECT_NE(job.exit_status, 0) << job.output;
+  EXPECT_THAT(job.output,
+              AllOf(HasSubstr("rank 0 caught KernelError"),
+                    HasSubstr("rank 0 waited 2000 ms (the process group's timeout) for its own "
+                              "stream to reach collective #1"),
+                    HasSubstr("rank 1 caught KernelError"),
+                    HasSubstr("rank 1 waited 2000 ms (the process group's timeout) for rank 0 "
+                              "to reach collective #1")));
+  EXPECT_LT(job.seconds, 120) << job.output;
+}
+
 TEST(PeerFailure, AKilledRankEndsTheJobNonZeroBeforeTheTimeout) {
   // The collective's own timeout is 10 minutes: the job must end because Open MPI sees the
   // dead rank, not because rank 0 gave up.

@@ -28,6 +28,9 @@ class DistBackendError : public Error {
   using Error::Error;
 };
 
+/// AVG is NCCL's ncclAvg on every backend: floating tensors are multiplied by 1/world_size
+/// before the sum (so float16 values whose sum would overflow still average), integer sums
+/// are divided by world_size afterwards, truncating toward zero; bool raises, as in torch.
 enum class ReduceOp { SUM, AVG, MAX, MIN };
 /// "SUM", "AVG", "MAX", "MIN" (torch's spelling).
 const char* name(ReduceOp op);
@@ -64,7 +67,9 @@ void destroy_process_group();
 /// and returns at once, as torch's NCCL Work does; reading the result from the host then
 /// synchronizes as any read does; on nccl, wait() raises DistBackendError once the group's
 /// watchdog failed the collective (is_completed() is true then too). The collective keeps its
-/// tensors alive until it finishes, memory that tide does not own (from_blob, DLPack) too.
+/// tensors alive until it finishes, memory the caching allocator does not own included
+/// (from_blob, DLPack imports): a tensor dropped before wait() is released — its deleter runs —
+/// only after the collective wrote it.
 class Work {
  public:
   virtual ~Work() = default;
@@ -76,11 +81,13 @@ class Work {
 /// Note [Collectives]: every rank must call the same collectives in the same order with
 /// tensors of the same dtype and numel (torch's contract; mismatches are raised — on mpi
 /// before the data moves, on nccl by the group's watchdog, which then breaks the group — and
-/// a peer that never comes fails the collective after the timeout). A collective runs on its
-/// tensors' device; on nccl every GPU collective of a process uses the device of its first
-/// one (one GPU per process). Tensors must be contiguous; the collective runs after the work
-/// already enqueued on that device's current stream, and later work on that stream runs
-/// after it.
+/// a peer that never comes fails the collective after the timeout). Any host thread may issue
+/// collectives, several at once (Python threads with the GIL released): each call takes its
+/// place in the rank's order as one step, and the order in which a rank's threads issue is
+/// then the order every rank must match. A collective runs on its tensors' device; on nccl
+/// every GPU collective of a process uses the device of its first one (one GPU per process).
+/// Tensors must be contiguous; the collective runs after the work already enqueued on that
+/// device's current stream, and later work on that stream runs after it.
 void all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::SUM);
 std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op, bool async_op);
 /// Copies rank `src`'s tensor into every rank's tensor.

@@ -3,7 +3,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -14,12 +13,16 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "distributed/arrival_check.h"
+#include "distributed/collective_header.h"
 #include "distributed/collective_work.h"
 #include "distributed/comm_thread.h"
+#include "distributed/issue_hook.h"
+#include "distributed/mpi/arrival_round.h"
+#include "distributed/mpi/mpi_check.h"
 #include "distributed/mpi/mpi_types.h"
 #include "distributed/process_group_backend.h"
 #include "runtime/registry.h"
@@ -31,45 +34,33 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Note [Arrival round]: before its data moves, each collective exchanges a small header with
-/// every peer (nonblocking sends and receives on a communicator of its own, polled against the
-/// deadline). It does two things torch cannot: when a peer never arrives, the waiting rank
-/// knows exactly which ranks it waited for (the receives still open) and raises instead of
-/// hanging; and when a peer called a different collective, or the same one with another
-/// dtype or size, every rank sees the mismatch and raises, leaving the group usable. Only then
-/// does the blocking MPI collective run, so the data moves on Open MPI's tuned algorithms.
+/// Note [Arrival round]: before its data moves, each collective exchanges a CollectiveHeader
+/// with every peer (ArrivalRound: nonblocking sends and receives on a communicator of its
+/// own, polled against the deadline). It does two things torch cannot: when a peer never
+/// arrives, the waiting rank knows exactly which ranks it waited for (the receives still open)
+/// and raises instead of hanging; and when a peer called a different collective, or the same
+/// one with another dtype or size, every rank sees the mismatch and raises, naming both calls.
+///
+/// The receives are posted as soon as the communication thread takes the collective, so the
+/// peers' headers arrive while this rank's stream finishes the work before it (GPU tensors);
+/// this rank's own header leaves only once its data is ready, so no peer starts moving data
+/// with a rank that may still give up. The data moves after every header came and matched, on
+/// Open MPI's blocking collectives. So a mismatch leaves the group usable: no data moved,
+/// every rank raised, the next collective pairs as usual. After a timeout (a peer that never
+/// came, or this rank's own stream that never reached the collective) the ranks' sequences
+/// are out of step for good: the group is broken, every later collective raises, and at exit
+/// the process aborts the job instead of finalizing (which would wait for the missing peers).
 /// A peer that dies inside the data phase is Open MPI's to handle: mpirun aborts the job.
-struct Header {
-  int64_t seq = 0;
-  int64_t kind = 0;
-  int64_t dtype = 0;
-  int64_t numel = 0;
-  int64_t root = -1;  // broadcast's source
-  int64_t op = -1;    // the ReduceOp, for reductions
-
-  bool operator==(const Header&) const = default;
-};
-constexpr int kArriveTag = 7;
-
-std::string describe(const Header& h) {
-  std::string text = name(static_cast<CollectiveKind>(h.kind));
-  if (h.kind == static_cast<int64_t>(CollectiveKind::Barrier)) return text;
-  text += "(";
-  if (h.op >= 0) text += name(static_cast<ReduceOp>(h.op));
-  if (h.root >= 0) text += "src=" + std::to_string(h.root);
-  text += ") of " + std::to_string(h.numel) + " " + name(static_cast<Dtype>(h.dtype)) +
-          " elements";
-  return text;
-}
-
-void check_mpi(int code, const char* call, const char* collective) {
-  if (code == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  throw DistBackendError(::tide::detail::concat("[", collective, "] ", call, " failed: ",
-                                        std::string(text, length)));
-}
+///
+/// Note [Issuing a collective]: numbering a collective, enqueueing the task that tells the
+/// communication thread its stream reached it (GPU tensors), and queueing its job on that
+/// thread happen under one lock per group (issue_mutex_). So the order of the sequence
+/// numbers, of the jobs on the communication thread and of the collectives on each stream is
+/// one order, even when several host threads issue collectives at once (Python threads do,
+/// with the GIL released): each rank then runs its collectives in its own issue order, and
+/// the arrival round checks that every rank's order is the same. Issuing never waits for
+/// another rank: the lock is held for a few queue operations, and every wait on a peer
+/// happens on the communication thread.
 
 int as_count(int64_t n, const char* collective) {
   TIDE_CHECK(n <= INT_MAX, "[", collective, "] the mpi backend moves at most ", INT_MAX,
@@ -177,22 +168,20 @@ class MpiBackend final : public ProcessGroupBackend {
   int local_rank() const override { return env_.local_rank; }
 
   std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op) override {
-    Header h = header(CollectiveKind::AllReduce, tensor);
-    h.op = static_cast<int64_t>(op);
+    CollectiveHeader h = make_header(CollectiveKind::AllReduce, tensor, static_cast<int64_t>(op));
     return issue("all_reduce", h, tensor, [this, tensor, op] {
       const MpiReductions& r = runtime_.reductions();
+      const bool avg = op == ReduceOp::AVG;
+      if (avg) avg_prescale(tensor.raw_data(), tensor.numel(), tensor.dtype(), env_.world_size);
       check_mpi(MPI_Allreduce(MPI_IN_PLACE, tensor.raw_data(), as_count(tensor.numel(), "all_reduce"),
                               r.datatype(tensor.dtype()), r.op(op, tensor.dtype()), comm_),
                 "MPI_Allreduce", "all_reduce");
-      if (op == ReduceOp::AVG) {
-        divide_in_place(tensor.raw_data(), tensor.numel(), tensor.dtype(), env_.world_size);
-      }
+      if (avg) avg_postdivide(tensor.raw_data(), tensor.numel(), tensor.dtype(), env_.world_size);
     });
   }
 
   std::shared_ptr<Work> broadcast(Tensor tensor, int src) override {
-    Header h = header(CollectiveKind::Broadcast, tensor);
-    h.root = src;
+    CollectiveHeader h = make_header(CollectiveKind::Broadcast, tensor, -1, src);
     return issue("broadcast", h, tensor, [this, tensor, src] {
       check_mpi(MPI_Bcast(tensor.raw_data(), as_count(tensor.numel(), "broadcast"),
                           runtime_.reductions().datatype(tensor.dtype()), src, comm_),
@@ -201,7 +190,7 @@ class MpiBackend final : public ProcessGroupBackend {
   }
 
   std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input) override {
-    Header h = header(CollectiveKind::AllGather, input);
+    CollectiveHeader h = make_header(CollectiveKind::AllGather, input);
     return issue("all_gather", h, input, [this, outputs = std::move(outputs), input] {
       const size_t nbytes = input.numel() * element_size(input.dtype());
       std::vector<std::byte> gathered(nbytes * outputs.size());
@@ -217,30 +206,35 @@ class MpiBackend final : public ProcessGroupBackend {
 
   std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs,
                                        ReduceOp op) override {
-    Header h = header(CollectiveKind::ReduceScatter, output);
-    h.op = static_cast<int64_t>(op);
+    CollectiveHeader h =
+        make_header(CollectiveKind::ReduceScatter, output, static_cast<int64_t>(op));
     return issue("reduce_scatter", h, output, [this, output, inputs = std::move(inputs), op] {
       const size_t nbytes = output.numel() * element_size(output.dtype());
       std::vector<std::byte> flat(nbytes * inputs.size());
       for (size_t r = 0; r < inputs.size(); ++r) {
         std::memcpy(flat.data() + r * nbytes, inputs[r].raw_data(), nbytes);
       }
+      const bool avg = op == ReduceOp::AVG;
+      const int world = env_.world_size;
+      if (avg) avg_prescale(flat.data(), output.numel() * inputs.size(), output.dtype(), world);
       const MpiReductions& red = runtime_.reductions();
       check_mpi(MPI_Reduce_scatter_block(flat.data(), output.raw_data(),
                                          as_count(output.numel(), "reduce_scatter"),
                                          red.datatype(output.dtype()), red.op(op, output.dtype()),
                                          comm_),
                 "MPI_Reduce_scatter_block", "reduce_scatter");
-      if (op == ReduceOp::AVG) {
-        divide_in_place(output.raw_data(), output.numel(), output.dtype(), env_.world_size);
-      }
+      if (avg) avg_postdivide(output.raw_data(), output.numel(), output.dtype(), world);
     });
   }
 
   void barrier() override {
-    Header h;
-    h.kind = static_cast<int64_t>(CollectiveKind::Barrier);
-    issue("barrier", h, Tensor(), [] {})->wait();
+    // The arrival round alone: it ends when every rank's header came.
+    issue("barrier", make_header(CollectiveKind::Barrier, Tensor()), Tensor(), [] {})->wait();
+  }
+
+  /// Note [Asynchronous arrival check] in distributed/arrival_check.h.
+  std::shared_ptr<Work> check_arrival(const char* collective, CollectiveHeader h) {
+    return issue(collective, h, Tensor(), [] {});
   }
 
   void shutdown() override {
@@ -256,14 +250,6 @@ class MpiBackend final : public ProcessGroupBackend {
   }
 
  private:
-  Header header(CollectiveKind kind, const Tensor& t) const {
-    Header h;
-    h.kind = static_cast<int64_t>(kind);
-    h.dtype = static_cast<int64_t>(t.dtype());
-    h.numel = t.numel();
-    return h;
-  }
-
   /// -1 for cpu tensors (and the barrier); the device index for simulated GPUs.
   static int device_of(const Tensor& t, const char* collective) {
     if (!t.defined() || t.device().is_cpu()) return -1;
@@ -274,12 +260,16 @@ class MpiBackend final : public ProcessGroupBackend {
     return t.device().index();
   }
 
+  /// Note [Issuing a collective]. `run` moves the data; it holds the tensors, which the job
+  /// drops only after the collective finished (Note [Work] in tide/distributed/process_group.h).
   template <class Run>
-  std::shared_ptr<Work> issue(const char* collective, Header h, const Tensor& ref, Run run) {
+  std::shared_ptr<Work> issue(const char* collective, CollectiveHeader h, const Tensor& ref,
+                              Run run) {
     const int device = device_of(ref, collective);
     auto state = std::make_shared<CollectiveState>(collective);
     std::lock_guard<std::mutex> lock(issue_mutex_);
     h.seq = ++seq_;
+    run_issue_hook(h.seq);
     if (device >= 0) {
       enqueue_stream_ready(state, cuda::current_stream(device));
     } else {
@@ -297,90 +287,41 @@ class MpiBackend final : public ProcessGroupBackend {
     return std::make_shared<CollectiveWork>(state, device);
   }
 
+  /// On the communication thread: the arrival round, then the data.
   template <class Run>
-  void execute(CollectiveState& state, const Header& h, const Run& run) {
+  void execute(CollectiveState& state, const CollectiveHeader& h, const Run& run) {
     const char* collective = state.name;
     TIDE_CHECK_T(DistBackendError, !broken_, "[", collective, "] the process group is broken: ",
                  broken_reason_, "; exit this process (non-zero) and restart the job");
     const Clock::time_point deadline = Clock::now() + timeout_;
-    TIDE_CHECK_T(DistBackendError, state.wait_ready_until(deadline), "[", collective, "] rank ",
-                 env_.rank, " waited ", timeout_.count(), " ms (the process group's timeout) "
-                 "for its own stream to reach collective #", h.seq, " (", describe(h),
-                 "); the work enqueued before it on that stream did not finish");
-    arrive(collective, h, deadline);
+    ArrivalRound round(arrive_comm_, env_.rank, env_.world_size, h, collective);
+    if (!state.wait_ready_until(deadline)) {
+      // The peers will wait for this rank's header until their own timeout: they give up on
+      // it, so this rank's sequence is out of step with theirs for good.
+      break_group(collective, h, "this rank's stream did not reach it");
+      throw DistBackendError(::tide::detail::concat(
+          "[", collective, "] rank ", env_.rank, " waited ", timeout_.count(), " ms (the process "
+          "group's timeout) for its own stream to reach collective #", h.seq, " (", describe(h),
+          "); the work enqueued before it on that stream did not finish. The process group is "
+          "now broken: let this process exit"));
+    }
+    round.send();
+    if (!round.wait_until(deadline)) give_up(collective, h, round);
+    round.check();
     run();
   }
 
-  /// Note [Arrival round].
-  void arrive(const char* collective, const Header& mine, Clock::time_point deadline) {
-    const int size = env_.world_size;
-    if (size == 1) return;
-    auto sent = std::make_unique<Header>(mine);
-    std::vector<Header> theirs(size);
-    std::vector<MPI_Request> requests;
-    std::vector<int> peers;
-    for (int peer = 0; peer < size; ++peer) {
-      if (peer == env_.rank) continue;
-      peers.push_back(peer);
-      requests.emplace_back();
-      check_mpi(MPI_Irecv(&theirs[peer], sizeof(Header), MPI_BYTE, peer, kArriveTag, arrive_comm_,
-                          &requests.back()),
-                "MPI_Irecv", collective);
-    }
-    const size_t receives = requests.size();
-    for (int peer : peers) {
-      requests.emplace_back();
-      check_mpi(MPI_Isend(sent.get(), sizeof(Header), MPI_BYTE, peer, kArriveTag, arrive_comm_,
-                          &requests.back()),
-                "MPI_Isend", collective);
-    }
-    for (int polls = 0;; ++polls) {
-      int all_done = 0;
-      check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all_done,
-                            MPI_STATUSES_IGNORE),
-                "MPI_Testall", collective);
-      if (all_done) break;
-      if (polls % 64 == 63 && Clock::now() >= deadline) {
-        give_up(collective, mine, requests, receives, peers, std::move(sent));
-      }
-      // Spin briefly (a peer usually arrives within microseconds), then stop taking a core
-      // from the ranks that share it (4 ranks on 2 cores in CI).
-      if (polls < 2000) {
-        std::this_thread::yield();
-      } else {
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
-      }
-    }
-    for (int peer : peers) {
-      if (theirs[peer] == mine) continue;
-      throw Error(::tide::detail::concat(
-          "[", collective, "] rank ", env_.rank, " called ", describe(mine), " as collective #",
-          mine.seq, ", but rank ", peer, " called ", describe(theirs[peer]), " as collective #",
-          theirs[peer].seq, "; every rank must call the same collectives in the same order with "
-          "tensors of the same dtype and size"));
-    }
+  void break_group(const char* collective, const CollectiveHeader& h, const char* why) {
+    broken_ = true;
+    broken_reason_ =
+        ::tide::detail::concat("collective #", h.seq, " (", collective, ") timed out: ", why);
+    runtime_.mark_broken();
   }
 
-  [[noreturn]] void give_up(const char* collective, const Header& mine,
-                            std::vector<MPI_Request>& requests, size_t receives,
-                            const std::vector<int>& peers, std::unique_ptr<Header> sent) {
-    std::string missing;
-    for (size_t i = 0; i < receives; ++i) {
-      if (requests[i] == MPI_REQUEST_NULL) continue;
-      int arrived = 0;
-      MPI_Test(&requests[i], &arrived, MPI_STATUS_IGNORE);
-      if (arrived) continue;
-      missing += (missing.empty() ? "" : ", ") + std::to_string(peers[i]);
-      MPI_Cancel(&requests[i]);
-      MPI_Request_free(&requests[i]);
-    }
-    for (size_t i = receives; i < requests.size(); ++i) {
-      if (requests[i] != MPI_REQUEST_NULL) MPI_Request_free(&requests[i]);
-    }
-    (void)sent.release();  // an unfinished send may still read it: never freed
-    broken_ = true;
-    broken_reason_ = ::tide::detail::concat("collective #", mine.seq, " (", collective, ") timed out");
-    runtime_.mark_broken();
+  [[noreturn]] void give_up(const char* collective, const CollectiveHeader& mine,
+                            ArrivalRound& round) {
+    const std::string missing = round.abandon();
+    break_group(collective, mine, "peers did not arrive");
     throw DistBackendError(::tide::detail::concat(
         "[", collective, "] rank ", env_.rank, " waited ", timeout_.count(),
         " ms (the process group's timeout) for rank", missing.find(',') == std::string::npos ? " " : "s ",
@@ -410,6 +351,13 @@ bool mpi_available() { return true; }
 std::unique_ptr<ProcessGroupBackend> make_mpi_backend(const LauncherEnv& env,
                                                       std::chrono::milliseconds timeout) {
   return std::make_unique<MpiBackend>(env, timeout);
+}
+
+std::shared_ptr<Work> check_arrival(ProcessGroupBackend& mpi_group, const char* collective,
+                                    const CollectiveHeader& header) {
+  auto* mpi = dynamic_cast<MpiBackend*>(&mpi_group);
+  TIDE_INTERNAL_ASSERT(mpi != nullptr, "check_arrival needs a group made by make_mpi_backend");
+  return mpi->check_arrival(collective, header);
 }
 
 }  // namespace tide::distributed::detail

@@ -23,9 +23,26 @@ void reduce_16bit(void* in, void* inout, int* len, MPI_Datatype* /*type*/) {
   }
 }
 
+// NCCL's scalar: 1/n in double, rounded to float, then to the 16-bit type. The product of
+// two 16-bit values is exact in float, so rounding it once gives the 16-bit product NCCL's
+// __hmul computes.
+template <class H>
+void prescale_16bit(H* data, size_t count, int world_size) {
+  const float scale = static_cast<float>(H(static_cast<float>(1.0 / world_size)));
+  for (size_t i = 0; i < count; ++i) data[i] = H(static_cast<float>(data[i]) * scale);
+}
+
 template <class T>
-void divide(T* data, size_t count, int divisor) {
-  for (size_t i = 0; i < count; ++i) data[i] = T(static_cast<float>(data[i]) / divisor);
+void prescale(T* data, size_t count, T scale) {
+  for (size_t i = 0; i < count; ++i) data[i] *= scale;
+}
+
+// C++'s integer division truncates toward zero: NCCL's FuncSumPostDiv (the magnitude
+// divided, the sign kept) gives the same quotient.
+template <class T>
+void postdivide(T* data, size_t count, int world_size) {
+  const T n = static_cast<T>(world_size);
+  for (size_t i = 0; i < count; ++i) data[i] = static_cast<T>(data[i] / n);
 }
 
 }  // namespace
@@ -66,21 +83,26 @@ MPI_Op MpiReductions::op(ReduceOp op, Dtype dtype) const {
   return which == kMax ? MPI_MAX : which == kMin ? MPI_MIN : MPI_SUM;
 }
 
-void divide_in_place(void* data, size_t count, Dtype dtype, int divisor) {
+void avg_prescale(void* data, size_t count, Dtype dtype, int world_size) {
   switch (dtype) {
-    case Dtype::Float16: return divide(static_cast<Half*>(data), count, divisor);
-    case Dtype::BFloat16: return divide(static_cast<BFloat16*>(data), count, divisor);
-    case Dtype::Float32: {
-      float* f = static_cast<float*>(data);
-      for (size_t i = 0; i < count; ++i) f[i] /= static_cast<float>(divisor);
+    case Dtype::Float16: return prescale_16bit(static_cast<Half*>(data), count, world_size);
+    case Dtype::BFloat16: return prescale_16bit(static_cast<BFloat16*>(data), count, world_size);
+    case Dtype::Float32:
+      return prescale(static_cast<float*>(data), count, static_cast<float>(1.0 / world_size));
+    case Dtype::Float64: return prescale(static_cast<double*>(data), count, 1.0 / world_size);
+    default: return;  // integers divide after the sum
+  }
+}
+
+void avg_postdivide(void* data, size_t count, Dtype dtype, int world_size) {
+  switch (dtype) {
+    case Dtype::UInt8: return postdivide(static_cast<uint8_t*>(data), count, world_size);
+    case Dtype::Int32: return postdivide(static_cast<int32_t*>(data), count, world_size);
+    case Dtype::Int64: return postdivide(static_cast<int64_t*>(data), count, world_size);
+    case Dtype::Bool:
+      TIDE_INTERNAL_ASSERT(false, "AVG reached the backend with a bool tensor");
       return;
-    }
-    case Dtype::Float64: {
-      double* d = static_cast<double*>(data);
-      for (size_t i = 0; i < count; ++i) d[i] /= divisor;
-      return;
-    }
-    default: TIDE_INTERNAL_ASSERT(false, "AVG reached the backend with a non-floating dtype");
+    default: return;  // floating dtypes were scaled before the sum
   }
 }
 
