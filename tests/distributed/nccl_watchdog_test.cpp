@@ -218,7 +218,8 @@ TEST(NcclWatchdog, ItsThreadRetiresCollectivesAsTheyFinish) {
   dog.watch(c.watched(1, WatchdogClock::now()));
   // No timing decides the verdict: a generous deadline only bounds a broken watchdog.
   const auto deadline = WatchdogClock::now() + std::chrono::seconds(30);
-  while (dog.pending() > 0 && WatchdogClock::now() < deadline) {
+  // Retired first, released just after, outside the watchdog's lock: wait for both.
+  while ((dog.pending() > 0 || !*c.released) && WatchdogClock::now() < deadline) {
     std::this_thread::sleep_for(milliseconds(1));
   }
   EXPECT_EQ(dog.pending(), 0u);
