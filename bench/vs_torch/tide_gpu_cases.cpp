@@ -9,6 +9,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "backends/cuda/raw_stream.h"
 #include "cases.h"
 #include "counters.h"
 #include "raw_cuda.h"
@@ -22,8 +23,8 @@ namespace {
 
 const Device kGpu(kCUDA, 0);
 
-cudaStream_t native(const cuda::Stream& s) { return static_cast<cudaStream_t>(s.native_handle()); }
-cudaStream_t current() { return native(cuda::current_stream(0)); }
+using backends::cuda::raw_stream;
+cudaStream_t current() { return raw_stream(cuda::current_stream(0)); }
 
 Tensor filled_f32(std::vector<int64_t> sizes, uint32_t seed) {
   Tensor t = empty(std::move(sizes), TensorOptions(kGpu).dtype(kFloat32));

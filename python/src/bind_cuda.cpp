@@ -85,9 +85,7 @@ void bind_cuda(nb::module_& m) {
       .def_prop_ro("device_index", &cuda::Stream::device_index)
       .def_prop_ro("stream_id", &cuda::Stream::id)
       .def_prop_ro("priority", &cuda::Stream::priority)
-      .def_prop_ro("cuda_stream", [](const cuda::Stream& s) {
-        return reinterpret_cast<uintptr_t>(s.native_handle());
-      })
+      .def_prop_ro("cuda_stream", &cuda::Stream::cuda_stream)
       .def("query", &cuda::Stream::query)
       .def("synchronize", &cuda::Stream::synchronize, release_gil())
       .def("wait_event", &cuda::Stream::wait_event, nb::arg("event"))

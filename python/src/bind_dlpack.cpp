@@ -14,12 +14,21 @@
 // knows to be "device" memory; handing it to torch as kDLCUDA would make torch dereference it
 // as device memory. So simulated tensors are neither exported nor imported as cuda: both
 // directions raise BufferError (the DLPack protocol's error) saying to go through the cpu.
-// Real GPUs export kDLCUDA with the device index; the producer's stream is synchronized before
-// the capsule is handed over unless the consumer passes stream=-1 (the protocol allows
-// synchronizing in place of making the consumer's stream wait). Real-GPU sharing compiles
-// everywhere but can only be exercised on a machine with CUDA.
+// Real GPUs export kDLCUDA with the device index. Real-GPU sharing compiles everywhere but can
+// only be exercised on a machine with CUDA.
+//
+// Note [DLPack streams]: the consumer names the stream it will read on, as an int (the
+// protocol's CUDA values): None means the legacy default stream (the protocol: "assume the
+// legacy default stream"), 1 the legacy and 2 the per-thread default stream, -1 "do not
+// synchronize", any other positive value its cudaStream_t. 0 is ambiguous in the protocol;
+// torch reads it as CUDA does (the null stream, the legacy one here) and so do we. Before the
+// capsule is handed over, the consumer's stream is made to wait for tide's current stream on
+// the tensor's device (an event recorded there, cudaStreamWaitEvent on the consumer's), as
+// torch does, so neither the host nor tide's other streams wait. That needs CUDA calls, which
+// live in the CUDA backend (Backend::external_stream_wait): this file includes no CUDA header.
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -28,6 +37,7 @@
 
 #include "bindings.h"
 #include "casters.h"
+#include "runtime/registry.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
 
@@ -112,19 +122,39 @@ std::pair<int, int> dlpack_device(const Tensor& t) {
   return {kDLCPU, 0};
 }
 
+// The consumer's stream that __dlpack__(stream=...) names, or nothing for -1 (Note [DLPack
+// streams]). Checked on every device, as torch does, though only cuda tensors use it.
+std::optional<uintptr_t> consumer_stream(nb::handle stream) {
+  constexpr uintptr_t kLegacyDefault = 1;
+  if (stream.is_none()) return kLegacyDefault;
+  // bool is an int to Python, but no stream.
+  if (!nb::isinstance<nb::int_>(stream) || nb::isinstance<nb::bool_>(stream)) {
+    raise_as(PyExc_TypeError, "stream must be ``int`` or ``none``");
+  }
+  int64_t value = 0;
+  if (!nb::try_cast(stream, value) || value < -1) {
+    const nb::str text = nb::repr(stream);
+    raise_as(PyExc_ValueError,
+             "[Tensor.__dlpack__] expected stream None, -1 (no synchronization), 1 (the legacy "
+             "default stream), 2 (the per-thread default stream) or a cudaStream_t, found %s; "
+             "pass the consumer's stream as DLPack defines it",
+             text.c_str());
+  }
+  if (value == -1) return std::nullopt;
+  return static_cast<uintptr_t>(value);
+}
+
 // The array behind Tensor.__dlpack__: nanobind's nb_ndarray, whose own __dlpack__ makes the
 // capsule (versioned or not, as the consumer asks).
 nb::object to_dlpack(const Tensor& t, nb::handle stream) {
   TIDE_CHECK(!t.requires_grad(), "[Tensor.__dlpack__] Can't export tensors that require "
              "gradient, use tensor.detach()");
   if (simulated(t.device())) raise_simulated("Tensor.__dlpack__", t.device());
-  if (t.is_cuda()) {
-    const bool no_sync = !stream.is_none() && nb::isinstance<nb::int_>(stream) &&
-                         nb::cast<int64_t>(stream) == -1;
-    if (!no_sync) {
-      nb::gil_scoped_release release;
-      cuda::current_stream(t.get_device()).synchronize();
-    }
+  const std::optional<uintptr_t> consumer = consumer_stream(stream);
+  if (t.is_cuda() && consumer) {
+    nb::gil_scoped_release release;
+    const cuda::Stream producer = cuda::current_stream(t.get_device());
+    runtime::backend(kCUDA)->external_stream_wait(*consumer, producer.native_handle());
   }
   return nb::cast(as_ndarray<nb::array_api>(t));
 }

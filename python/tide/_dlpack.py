@@ -10,8 +10,9 @@ _DL_CUDA = 2
 
 
 def _consumer_stream(device_index):
-    """The stream argument a CUDA producer gets: tide's current stream on that device (1, the
-    legacy default stream, when that is the null stream), per the DLPack protocol."""
+    """The stream argument a CUDA producer gets: tide's current stream on that device as its
+    cudaStream_t (Stream.cuda_stream), or 1, the protocol's legacy default stream, for tide's
+    default stream (cuda_stream 0, which the protocol forbids as ambiguous), as torch does."""
     from . import cuda
     handle = cuda.current_stream(device_index).cuda_stream
     return handle if handle else 1
@@ -36,7 +37,9 @@ def from_dlpack(ext_tensor):
 
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     """Tensor.__dlpack__: a DLPack capsule sharing the tensor's memory. On a real GPU the
-    producer's stream is synchronized first unless stream=-1."""
+    consumer's stream (None: the legacy default stream; 1, 2 or a cudaStream_t as an int) is
+    made to wait for tide's current stream first, unless stream=-1 (Note [DLPack streams] in
+    python/src/bind_dlpack.cpp)."""
     array = _C._to_dlpack(self, stream)
     kwargs = {}
     if max_version is not None:

@@ -17,7 +17,7 @@ DEVICE_TEST_BINARIES = ["tide_runtime_tests", "tide_device_tests", "tide_pinned_
 # The native configuration, as tests/CMakeLists.txt passes it to every device test binary.
 NATIVE_ARGS = ["--unset-env=TIDE_SIM_DEVICES", "--unset-env=CUDA_VISIBLE_DEVICES",
                "--unset-env=CUDA_LAUNCH_BLOCKING", "--unset-env=TIDE_SIM_MEMORY",
-               "--unset-env=TIDE_ASYNC_BACKTRACE"]
+               "--unset-env=TIDE_ASYNC_BACKTRACE", "--unset-env=TIDE_CUDA_SANITIZER"]
 
 
 def cuda_arch(check):
@@ -138,24 +138,31 @@ def stage_sanitize(check, figures):
                 if os.access(os.path.join(check.build_dir, "tests", b), os.X_OK)]
     if not binaries:
         skip(f"no device test binaries in {check.build_dir}/tests (run `--stages build`)")
-    runs = [(tool, b) for tool in ("memcheck", "racecheck") for b in binaries]
     figures["filter"] = check.args.sanitize_filter
+    runs = [(tool, os.path.join(check.build_dir, "tests", b), check.args.sanitize_filter)
+            for tool in ("memcheck", "racecheck") for b in binaries]
+    run_sanitizers(check, figures, sanitizer, runs, check.env)
+
+
+def run_sanitizers(check, figures, sanitizer, runs, env):
+    """compute-sanitizer over (tool, binary path, gtest filter) runs in the native
+    configuration, the stage's time shared among those not yet run."""
     figures["runs"] = []
     stage_end = time.monotonic() + check.timeout("sanitize")
-    for i, (tool, binary) in enumerate(runs):
+    for i, (tool, path, gtest_filter) in enumerate(runs):
+        binary = os.path.basename(path)
         share = (stage_end - time.monotonic()) / (len(runs) - i)
         cmd = [sanitizer, "--tool", tool, "--print-limit", "50", "--error-exitcode", "86",
-               os.path.join(check.build_dir, "tests", binary), *NATIVE_ARGS,
-               f"--gtest_filter={check.args.sanitize_filter}", "--gtest_brief=1"]
+               path, *NATIVE_ARGS, f"--gtest_filter={gtest_filter}", "--gtest_brief=1"]
         start = time.monotonic()
         if share < 5:
-            figures["runs"].append({"tool": tool, "binary": binary, "status": "not run",
-                                    "note": "no time left in the stage"})
+            figures["runs"].append({"tool": tool, "binary": binary, "filter": gtest_filter,
+                                    "status": "not run", "note": "no time left in the stage"})
             continue
         rc, out, timed_out = run(cmd, check.log("sanitize", f"sanitize-{tool}-{binary}"),
-                                 share, env=check.env)
+                                 share, env=env)
         r = parse_sanitizer(out)
-        r.update(tool=tool, binary=binary, exit=rc, timed_out=timed_out,
+        r.update(tool=tool, binary=binary, filter=gtest_filter, exit=rc, timed_out=timed_out,
                  duration_s=round(time.monotonic() - start, 1))
         r["status"] = ("timed out" if timed_out else
                        "errors" if r["errors"] else

@@ -4,7 +4,7 @@ import os
 import shlex
 import time
 
-from . import accounting, bench, build_and_test, environment
+from . import accounting, bench, build_and_test, bundle_stages, environment
 from .commands import REPO, run
 from .machine import git_commit, probe_gpu, probe_torch
 from .stage_io import BUDGET_S, StageResult, fmt_duration, now_iso, skip, write_json
@@ -15,6 +15,11 @@ STAGE_FUNCTIONS = {"env": environment.stage_env, "deps": environment.stage_deps,
                    "build": build_and_test.stage_build, "test": build_and_test.stage_test,
                    "sanitize": build_and_test.stage_sanitize,
                    "accounting": accounting.stage_accounting, "bench": bench.stage_bench}
+# --bundle's (bundle_stages.py): the same env stage, and a sanitize stage over the bundle.
+BUNDLE_STAGE_FUNCTIONS = dict(STAGE_FUNCTIONS, unpack=bundle_stages.stage_unpack,
+                              native=bundle_stages.stage_native, nccl=bundle_stages.stage_nccl,
+                              train=bundle_stages.stage_train, python=bundle_stages.stage_python,
+                              sanitize=bundle_stages.stage_sanitize)
 
 
 class Check:
@@ -78,7 +83,8 @@ class Check:
         start = time.monotonic()
         figures = {}
         try:
-            STAGE_FUNCTIONS[name](self, figures)
+            functions = BUNDLE_STAGE_FUNCTIONS if self.args.bundle else STAGE_FUNCTIONS
+            functions[name](self, figures)
             status, reason = "ok", ""
         except StageResult as r:
             status, reason = r.status, r.reason

@@ -1,13 +1,14 @@
 """report.md: the header from the env stage, a status line per stage, then each stage's section
 (test counts, sanitizer summaries, accounting mismatches, the benchmark table), from whatever
 stage JSONs the directory holds."""
+import json
 import os
 import xml.sax.saxutils
 
 from .bench import SIDES
 from .bench_targets import bench_cases, judge
 from .machine import describe_torch
-from .stage_io import STAGES, fmt_duration, read_json
+from .stage_io import fmt_duration, read_json, stages_of
 
 
 def fmt_time(seconds):
@@ -78,7 +79,8 @@ def section_sanitize(f):
     runs = f.get("runs") or []
     if not runs:
         return []
-    out = [f"gtest filter `{f.get('filter')}`, native configuration.", "",
+    out = [f"gtest filter `{f.get('filter')}`, native configuration." if f.get("filter") else
+           "Native configuration; each run's gtest filter below.", "",
            "| tool | binary | ERROR SUMMARY | tests passed / failed / skipped | duration | status |",
            "| --- | --- | ---: | --- | ---: | --- |"]
     for r in runs:
@@ -91,8 +93,88 @@ def section_sanitize(f):
         out.append(f"| {r['tool']} | {r['binary']} | {summary} | {tests} | "
                    f"{fmt_duration(r.get('duration_s'))} | {r.get('status')} |")
     for r in runs:
+        if r.get("filter") and not f.get("filter"):
+            out.append(f"- {r['tool']} {r['binary']}: `{r['filter']}`")
         for finding, n in r.get("findings") or []:
             out.append(f"- {r['tool']} {r['binary']}: {n}× `{finding}`")
+    return out
+
+
+def counts_table(f, parts):
+    """The bundle's test counts: a row per (key, label) of parts present in f."""
+    rows = ["| tests | passed | failed | skipped | not run | total | duration |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    names, slowest = [], []
+    for key, label in parts:
+        c = f.get(key)
+        if c:
+            rows.append(f"| {label} | {c['passed']} | {c['failed']} | {c['skipped']} | "
+                        f"{c.get('not_run', 0)} | {c['total']} | {fmt_duration(c.get('duration_s'))} |")
+            names += c.get("failed_names", [])
+            slowest += c.get("slowest", [])
+    out = rows if len(rows) > 2 else []
+    if names:
+        out += ["", f"Failing ({len(names)}):"] + [f"- `{n}`" for n in names[:60]]
+    if slowest:
+        out += ["", "Slowest: " + ", ".join(f"`{s}`" for s in slowest[:5])]
+    return out
+
+
+def section_unpack(f):
+    out = [f"Bundle {md(f.get('bundle'))} ({f.get('size_mib')} MiB, sha256 {str(f.get('sha256'))[:16]}…), "
+           f"commit {f.get('bundle_commit')}; unpacked in {f.get('unpack_s')} s.",
+           f"Machine: glibc {f.get('glibc')}, libstdc++ {f.get('libstdcxx')} ({f.get('libstdcxx_path')}); "
+           f"the bundle needs {md(json.dumps(f.get('needs')))}."]
+    for soname, where in sorted((f.get("cuda_libraries") or {}).items()):
+        out.append(f"- {soname}: {where}")
+    out += [f"- {soname}: **not found**" for soname in f.get("cuda_missing") or []]
+    problems = (f.get("version_problems") or []) + (f.get("load_problems") or [])
+    out += [f"- cannot load: {md(p)}" for p in problems[:30]]
+    py = f.get("python") or {}
+    out.append(f"Python {py.get('version', '?')}: headers {'present' if py.get('headers') else 'absent'} "
+               f"({py.get('include', py.get('error', '?'))}).")
+    return out
+
+
+def section_native(f):
+    return ([f"Configuration `{f.get('config')}`; logs of failures in native.log, every test's "
+             "result in native_results.json.", ""] + counts_table(f, [("native", f"`{f.get('config')}.`")]))
+
+
+def section_nccl(f):
+    g = f.get("gtest") or {}
+    return counts_table(f, [("nccl", "`mpi1_nccl.` (mpirun -n 1)")]) + (
+        ["", f"gtest inside: {g.get('passed', 0)} passed, {g.get('failed', 0)} failed, "
+             f"{g.get('skipped', 0)} skipped."] if g else [])
+
+
+def section_train(f):
+    t, d = f.get("train") or {}, f.get("demo") or {}
+    out = []
+    if t:
+        acc = ", ".join(f"{a:.2f}%" for a in t.get("accuracy") or []) or "none printed"
+        out.append(f"`tide {md(t.get('command'))}`: exit {t.get('exit')}, {t.get('seconds')} s; "
+                   f"test accuracy after each epoch: {acc}.")
+    if d:
+        out.append(f"`tide demo`: exit {d.get('exit')}, {d.get('seconds')} s.")
+    return out
+
+
+def section_python(f):
+    c, p = f.get("compile") or {}, f.get("pytest") or {}
+    out = []
+    if c:
+        out.append(f"tide._C compiled against the bundle's libtide: exit {c.get('rc')}, "
+                   f"{c.get('seconds')} s (beside the native tests).")
+    if p:
+        out.append("pytest: " + ", ".join(f"{p[k]} {k}" for k in ("passed", "failed", "skipped", "error",
+                                                                   "xfailed", "xpassed") if p.get(k))
+                   + f" (exit {p.get('exit')}).")
+        out += [f"- `{md(n)}`" for n in p.get("failures") or []]
+        fewer = p.get("needs_more_gpus") or []
+        if fewer:
+            out += ["", f"Failed for want of GPUs ({len(fewer)}: the tests were written for three "
+                        "simulated ones):"] + [f"- `{md(n)}`" for n in fewer]
     return out
 
 
@@ -165,30 +247,37 @@ def section_bench(f):
 
 
 SECTIONS = {"test": section_test, "sanitize": section_sanitize,
-            "accounting": section_accounting, "bench": section_bench}
+            "accounting": section_accounting, "bench": section_bench,
+            "unpack": section_unpack, "native": section_native, "nccl": section_nccl,
+            "train": section_train, "python": section_python}
 
 
 def write_report(directory, path=None):
     """Assembles report.md from the stage JSONs in directory; returns (path, any failed)."""
-    results = {s: read_json(os.path.join(directory, f"{s}.json")) for s in STAGES if s != "report"}
+    stages = stages_of(directory)
+    results = {s: read_json(os.path.join(directory, f"{s}.json")) for s in stages if s != "report"}
     env = results.get("env")
     commit = ((env or {}).get("figures") or {}).get("commit")
     failed = [s for s, r in results.items() if r and r.get("status") == "failed"]
     ran = [s for s, r in results.items() if r]
     lines = ["# tide GPU check", ""] + header_lines(env)
+    unpacked = (results.get("unpack") or {}).get("figures") or {}
+    if unpacked.get("bundle_commit"):
+        lines.append(f"- **Bundle:** commit {unpacked['bundle_commit']}; machine's glibc "
+                     f"{unpacked.get('glibc')}, libstdc++ {unpacked.get('libstdcxx')}")
     verdict = ("FAILED: " + ", ".join(failed)) if failed else "passed"
     lines += [f"- **Result:** {verdict} ({sum(1 for s in ran if results[s]['status'] == 'ok')} ok, "
               f"{sum(1 for s in ran if results[s]['status'] == 'skipped')} skipped, "
-              f"{len(failed)} failed, {len(STAGES) - 1 - len(ran)} not run)", "",
+              f"{len(failed)} failed, {len(stages) - 1 - len(ran)} not run)", "",
               "| stage | status | duration | reason |", "| --- | --- | ---: | --- |"]
-    for stage in STAGES[:-1]:
+    for stage in stages[:-1]:
         r = results[stage]
         if not r:
             lines.append(f"| {stage} | not run | — | |")
             continue
         status = r["status"] if r["status"] != "failed" else "**failed**"
         lines.append(f"| {stage} | {status} | {fmt_duration(r.get('duration_s'))} | {md(r.get('reason', ''))} |")
-    for stage in STAGES[:-1]:
+    for stage in stages[:-1]:
         r = results[stage]
         if not r:
             continue

@@ -6,9 +6,19 @@ import shutil
 from datetime import datetime, timezone
 
 STAGES = ["env", "deps", "build", "test", "sanitize", "accounting", "bench", "report"]
-# Each stage's time limit: a device command may run 10 minutes, a stage at most 8.
+# --bundle's stages (bundle_stages.py), most telling first: a run cut short by its deadline
+# still has the device tests.
+BUNDLE_STAGES = ["env", "unpack", "native", "nccl", "train", "python", "sanitize", "report"]
+# Each stage's time limit: a device command may run 10 minutes, a stage at most 8. (sanitize:
+# 420 from source, cut to 150 by the bundle's deadline in practice.)
 BUDGET_S = {"env": 120, "deps": 180, "build": 480, "test": 420, "sanitize": 420,
-            "accounting": 180, "bench": 420, "report": 30}
+            "accounting": 180, "bench": 420, "report": 30,
+            "unpack": 90, "native": 180, "nccl": 90, "train": 90, "python": 180}
+
+
+def stages_of(directory):
+    """The stage list whose JSONs directory holds: --bundle's when its unpack stage ran."""
+    return BUNDLE_STAGES if os.path.exists(os.path.join(directory, "unpack.json")) else STAGES
 
 
 def now_iso():
@@ -53,6 +63,29 @@ def write_json(path, data):
         json.dump(data, f, indent=1)
         f.write("\n")
     os.replace(tmp, path)
+
+
+def results_tarball(src, dest, name="tide-gpu-check.tar.gz", tail_bytes=256 * 1024):
+    """One gzip tarball in dest of what copy_results copies (the device tool brings back only
+    a few files): stage JSONs, report.md and each log's last 256 KiB, under gpu-check/."""
+    import io
+    import tarfile
+    os.makedirs(dest, exist_ok=True)
+    tmp = os.path.join(dest, name + ".tmp")
+    with tarfile.open(tmp, "w:gz") as tar:
+        for entry in sorted(os.listdir(src)):
+            path = os.path.join(src, entry)
+            if entry.endswith((".json", ".md")):
+                tar.add(path, arcname=f"gpu-check/{entry}")
+            elif entry.endswith(".log"):
+                with open(path, "rb") as f:
+                    f.seek(max(0, os.path.getsize(path) - tail_bytes))
+                    data = f.read()
+                info = tarfile.TarInfo(f"gpu-check/{entry}")
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+    os.replace(tmp, os.path.join(dest, name))
+    return os.path.join(dest, name)
 
 
 def copy_results(src, dest, tail_bytes=256 * 1024):

@@ -256,6 +256,9 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     NodeState& st = task.states_[node];
     Tensor grad = std::move(st.buffer);
     for (size_t i : st.captures) results[i] = grad;
+    // A captured gradient was made ready on this node's stream (several are summed there) even
+    // when the node does not run: the caller waits for it too (torch's leaf streams).
+    if (!st.captures.empty() && node->stream) task.streams_used_.insert(*node->stream);
     if (!st.execute || (inputs && dynamic_cast<AccumulateGrad*>(node))) continue;
 
     std::optional<cuda::StreamGuard> guard;

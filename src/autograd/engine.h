@@ -10,8 +10,11 @@
 // came through a copy ordered on the consumer device's current stream, which the consumer
 // waits for instead. The root gradient counts as produced on the caller's
 // current stream. When the pass ends, the caller's current stream of each device waits for
-// every stream the pass used, so work the caller enqueues afterwards (reading grad(), an
-// optimizer step) is ordered after the backward kernels, without blocking the host.
+// every stream the pass used: those of the nodes that ran, and (autograd::grad) those of the
+// captured nodes whose gradients it returns, which need not run but whose incoming gradients
+// were summed on their stream (torch's leaf streams). So work the caller enqueues afterwards
+// (reading grad() or the returned gradients, an optimizer step) is ordered after the backward
+// kernels, without blocking the host.
 // The engine runs on the calling thread: nodes enqueue asynchronously on their streams, so one
 // thread suffices to keep several devices busy.
 

@@ -42,13 +42,13 @@ DistributedDataParallel::DistributedDataParallel(Module& module, DDPOptions opti
   for (const std::string& d : devices) listed += (listed.empty() ? "" : ", ") + d;
   TIDE_CHECK(devices.size() == 1, "[DistributedDataParallel] expected the module's parameters on "
              "one device, found them on ", listed, "; DDP runs one device per process: move the "
-             "module to cuda:local_rank (or cpu) first");
+             "module to the process's device (its GPU, or cpu) first");
   const std::vector<int>& ids = options_.device_ids();
   TIDE_CHECK(ids.empty() || (ids.size() == 1 && device_ == Device(kCUDA, ids[0])),
              "[DistributedDataParallel] device_ids and output_device arguments only work with "
              "single-device GPU modules or CPU modules, but got device_ids ", ids_str(ids),
-             " and module parameters on ", listed, "; pass device_ids({local_rank}) for a module "
-             "on cuda:local_rank, or no device_ids");
+             " and module parameters on ", listed, "; pass device_ids({i}) for a module on "
+             "cuda:i, or no device_ids (the module's device)");
 
   distributed::detail::verify_same_model_across_ranks(all_params, device_);
   std::vector<Tensor> states = all_params;

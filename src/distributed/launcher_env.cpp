@@ -3,7 +3,10 @@
 #include <charconv>
 #include <cstdlib>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 
 #include "tide/error.h"
 
@@ -19,8 +22,17 @@ std::optional<int> read_int(const char* name) {
   TIDE_CHECK(ec == std::errc() && end == view.data() + view.size() && value >= 0,
              "[init_process_group] expected the environment variable ", name,
              " to be a non-negative integer, found \"", view,
-             "\"; set it to the process's rank (or start the job with mpirun / tide launch)");
+             "\"; correct or unset it (mpirun and tide launch set the rank variables "
+             "themselves)");
   return value;
+}
+
+/// The local rank and the variable it came from (Note [Launcher environment]).
+std::pair<int, std::string> read_local_rank(int rank) {
+  for (const char* name : {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"}) {
+    if (std::optional<int> local = read_int(name)) return {*local, name};
+  }
+  return {rank, "the rank"};
 }
 
 }  // namespace
@@ -29,13 +41,11 @@ LauncherEnv read_launcher_env() {
   LauncherEnv env;
   std::optional<int> rank = read_int("OMPI_COMM_WORLD_RANK");
   std::optional<int> size = read_int("OMPI_COMM_WORLD_SIZE");
-  std::optional<int> local = read_int("OMPI_COMM_WORLD_LOCAL_RANK");
-  env.source = "mpirun (OMPI_COMM_WORLD_RANK/SIZE/LOCAL_RANK)";
+  env.source = "mpirun (OMPI_COMM_WORLD_RANK/SIZE)";
   if (!rank || !size) {
     rank = read_int("RANK");
     size = read_int("WORLD_SIZE");
-    local = read_int("LOCAL_RANK");
-    env.source = "RANK/WORLD_SIZE/LOCAL_RANK";
+    env.source = "RANK/WORLD_SIZE";
   }
   TIDE_CHECK(rank && size,
              "[init_process_group] expected the launcher's rank and world size in the "
@@ -47,7 +57,12 @@ LauncherEnv read_launcher_env() {
              "; check the launcher's variables");
   env.rank = *rank;
   env.world_size = *size;
-  env.local_rank = local.value_or(*rank);
+  std::tie(env.local_rank, env.local_rank_source) = read_local_rank(env.rank);
+  TIDE_CHECK(env.local_rank < env.world_size, "[init_process_group] expected a local rank in [0, ",
+             env.world_size, ") for world size ", env.world_size, ", found ", env.local_rank,
+             " in ", env.local_rank_source, "; unset ", env.local_rank_source,
+             " unless the launcher sets it (a LOCAL_RANK exported before mpirun reaches every "
+             "process)");
   return env;
 }
 

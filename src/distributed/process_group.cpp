@@ -105,10 +105,13 @@ void init_process_group(const std::string& backend, std::chrono::milliseconds ti
              "[init_process_group] expected backend \"mpi\", \"nccl\" or \"\" (nccl on real "
              "GPUs, mpi otherwise), found \"", backend, "\"");
   detail::LauncherEnv env = detail::read_launcher_env();
-  std::string chosen = backend;
-  if (chosen.empty()) chosen = runtime::native_kernels() ? "nccl" : "mpi";
-  g_group = chosen == "nccl" ? detail::make_nccl_backend(env, timeout)
-                             : detail::make_mpi_backend(env, timeout);
+  if (backend == "nccl") {
+    g_group = detail::make_nccl_backend(env, timeout, /*serve_cpu=*/false);
+  } else if (backend.empty() && runtime::native_kernels()) {
+    g_group = detail::make_nccl_backend(env, timeout, /*serve_cpu=*/true);
+  } else {
+    g_group = detail::make_mpi_backend(env, timeout);
+  }
 }
 
 bool is_initialized() {

@@ -42,8 +42,11 @@ class ProcessGroupBackend {
 
 std::unique_ptr<ProcessGroupBackend> make_mpi_backend(const LauncherEnv& env,
                                                       std::chrono::milliseconds timeout);
+/// serve_cpu: cpu tensors go to an mpi group beside it (the default backend on real GPUs, as
+/// torch's "cpu:gloo,cuda:nccl"); without it they raise.
 std::unique_ptr<ProcessGroupBackend> make_nccl_backend(const LauncherEnv& env,
-                                                       std::chrono::milliseconds timeout);
+                                                       std::chrono::milliseconds timeout,
+                                                       bool serve_cpu);
 /// Whether this build has the engine at all (built with Open MPI / with NCCL).
 bool mpi_available();
 bool nccl_available();

@@ -6,14 +6,11 @@
 #include <cstdlib>
 #include <functional>
 
+#include "runtime/native_handle.h"
 #include "tide/cuda/device.h"
 #include "tide/device.h"
 
 namespace tide::runtime {
-
-/// Opaque per-backend objects; the runtime never looks inside.
-using StreamHandle = void*;
-using EventHandle = void*;
 
 /// What the runtime knows about an enqueued operation, kept for error reports.
 struct LaunchInfo {
@@ -61,6 +58,16 @@ class Backend {
   /// backend the task runs on the calling thread inside a native launch and enqueues device
   /// work itself (Note [Native launches] in backends/cuda/launch_context.h).
   virtual uint64_t launch(StreamHandle stream, const LaunchInfo& info, Task task) = 0;
+
+  /// The CUDA stream behind `stream` as an integer (cuda::Stream::cuda_stream): 0 for the
+  /// legacy default stream. A backend without CUDA streams raises tide::Error (Note [A
+  /// stream's cudaStream_t] in tide/cuda/stream.h).
+  virtual uintptr_t cuda_stream(StreamHandle stream) = 0;
+  /// DLPack's producer side: makes future work on the foreign CUDA stream `consumer` (a
+  /// cudaStream_t as an integer; 1 and 2 are CUDA's and DLPack's legacy and per-thread default
+  /// streams) wait for the work enqueued on `producer` so far, without blocking the host. A
+  /// backend without CUDA streams raises tide::Error.
+  virtual void external_stream_wait(uintptr_t consumer, StreamHandle producer) = 0;
 
   /// Whether kernels are GPU launchers that enqueue device work (real CUDA) rather than host
   /// tasks run by the backend (simulated GPUs); see Note [Kernel stubs].

@@ -31,6 +31,8 @@ void Stream::synchronize() const {
   runtime::raise_pending_kernel_error(device_);
 }
 
+uintptr_t Stream::cuda_stream() const { return backend_of(*this).cuda_stream(handle_); }
+
 void Stream::wait_event(const Event& event) const { event.wait(*this); }
 
 void Stream::wait_stream(const Stream& other) const {

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
+#include <thread>
 #include <vector>
 
 #include "device_helpers.h"
@@ -289,4 +291,53 @@ TEST(AutogradDevice, AGradientCrossingStreamsIsWaitedFor) {
     EXPECT_FALSE(caller.query());
   }
   EXPECT_EQ(x.grad().cpu().tolist<float>(), std::vector<float>(1024, 3 * std::exp(1.5f)));
+}
+
+// autograd::grad returns the gradient of an activation (a captured node, not run) that was used
+// twice: its two gradients are summed on the activation's stream, so the caller's stream must
+// wait for that stream as well as for the ones that ran nodes (torch's leaf streams). The
+// activation is made on `a`, used twice on `b`, and grad is called from `c` with `a` held: the
+// sum is queued behind the hold, so a read of the gradient on `c` must be too. A caller's
+// stream that did not wait would read the unsummed buffer while `a` is held: it is given a
+// wide margin to do so (correct code spends it waiting; the answer never depends on it).
+TEST(AutogradDevice, GradOfAnActivationUsedTwiceIsOrderedForTheCallersStream) {
+  TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
+  cuda::DeviceGuard guard(0);
+  const Tensor x = full({1024}, 0.5f, TensorOptions(cuda_device(0))).requires_grad_();
+  const cuda::Stream a(0), b(0), c(0);
+  Tensor h, out;
+  {
+    cuda::StreamGuard on_a(a);
+    a.wait_stream(cuda::default_stream(0));
+    h = x * 2;
+  }
+  {
+    cuda::StreamGuard on_b(b);
+    b.wait_stream(a);
+    out = (h * 3).sum() + (h * 5).sum();
+  }
+  cuda::synchronize(0);
+  Tensor g, read;
+  {
+    StreamHold hold(a);
+    cuda::StreamGuard on_c(c);
+    {
+      MustNotWaitFor no_wait(a);
+      g = autograd::grad({out}, {h}).at(0);
+      EXPECT_TRUE(no_wait.done()) << "grad waited on the host for the held stream";
+    }
+    EXPECT_FALSE(a.query()) << "the gradients were not summed on the activation's stream";
+    read = g.clone();  // on c
+    b.synchronize();   // the uses' backward: not behind the hold
+    const auto margin = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    while (!c.query() && std::chrono::steady_clock::now() < margin) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_FALSE(c.query()) << "the caller's stream does not wait for the activation's stream";
+  }
+  cuda::synchronize(0);
+  EXPECT_EQ(g.cpu().tolist<float>(), std::vector<float>(1024, 8.f));
+  EXPECT_EQ(read.cpu().tolist<float>(), std::vector<float>(1024, 8.f))
+      << "the caller's stream read the gradient before it was summed";
 }

@@ -16,6 +16,7 @@
 #include "runtime/backtrace.h"
 #include "runtime/device_test_util.h"
 #include "support/error_of.h"
+#include "tide/autograd.h"
 #include "tide/data/data_loader.h"
 #include "tide/data/device_prefetcher.h"
 #include "tide/data/tensor_dataset.h"
@@ -498,4 +499,30 @@ TEST(StreamSanitizer, DeviceAndStreamSynchronizeOrderEveryLaterLaunch) {
   side.synchronize();
   EXPECT_EQ(race_of([&] { x.add_(1); }), "<no race>");
   EXPECT_EQ(x.sum().item<float>(), 24.0f);
+}
+
+// ---- autograd's stream semantics, as the sanitizer sees them
+
+// autograd::grad of an activation made on `a` and used twice on `b`: its two gradients are
+// summed on `a` (the captured node does not run), so the caller's stream `c` must wait for `a`
+// before it reads the result (tests/device/autograd_test.cpp proves the same with held streams).
+TEST(StreamSanitizer, AutogradGradOfAnActivationUsedTwiceReadOnTheCallersStreamReportsNothing) {
+  TIDE_REQUIRE_DEVICES(1);
+  SanitizerOn on;
+  const Tensor x = filled({64}, 0.5).requires_grad_();
+  const cuda::Stream a(0), b(0), c(0);
+  Tensor h, out;
+  {
+    cuda::StreamGuard guard(a);
+    a.wait_stream(cuda::default_stream(0));
+    h = x * 2;
+  }
+  {
+    cuda::StreamGuard guard(b);
+    b.wait_stream(a);
+    out = (h * 3).sum() + (h * 5).sum();
+  }
+  cuda::StreamGuard guard(c);
+  const Tensor g = autograd::grad({out}, {h}).at(0);
+  EXPECT_EQ(race_of([&] { EXPECT_EQ(g.sum().item<float>(), 64 * 8.0f); }), "<no race>");
 }

@@ -261,6 +261,18 @@ TEST_P(DDP, DeviceIdsMustNameTheOneCudaDeviceHoldingTheModule) {
   EXPECT_EQ(ddp(ones({2, 4})).device(), Device(kCUDA, 0));
 }
 
+// torch: without device_ids DDP uses the module's device, wherever the program put it. Nothing
+// assumes cuda:local_rank: with one simulated GPU per rank (mpi2_sim1) rank 1 trains on its
+// cuda:0.
+TEST_P(DDP, WithoutDeviceIdsTheModulesOwnDeviceIsUsed) {
+  auto net = make_net(5, device());
+  DistributedDataParallel ddp(*net);
+  EXPECT_EQ(ddp.device(), device());
+  const Batch batch(3, device());
+  mse_loss(ddp(batch.x_of(rank())), batch.y_of(rank())).backward();
+  for (const Tensor& p : net->parameters()) EXPECT_EQ(p.grad().device(), device());
+}
+
 TEST(DDPMisuse, AModuleWithoutTrainableParametersOrSpreadOverDevicesIsRefused) {
   nn::Linear frozen(2, 2);
   frozen.weight.requires_grad_(false);

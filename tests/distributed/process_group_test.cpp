@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "distributed/launcher_env.h"
@@ -44,9 +46,18 @@ class LauncherVars {
  private:
   static constexpr const char* kNames[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
                                            "OMPI_COMM_WORLD_LOCAL_RANK", "RANK", "WORLD_SIZE",
-                                           "LOCAL_RANK"};
+                                           "LOCAL_RANK", "SLURM_LOCALID"};
   std::vector<std::optional<std::string>> saved_;
 };
+
+using Vars = std::vector<std::pair<const char*, const char*>>;
+
+/// read_launcher_env() with `vars` the only launcher variables set.
+distributed::detail::LauncherEnv read_with(const Vars& vars) {
+  LauncherVars scope;
+  for (const auto& [name, value] : vars) scope.set(name, value);
+  return distributed::detail::read_launcher_env();
+}
 
 TEST(ProcessGroup, CollectivesBeforeInitRaiseNamingTheFix) {
   ASSERT_FALSE(distributed::is_initialized());
@@ -80,27 +91,49 @@ TEST(ProcessGroup, UnknownBackendAndBadTimeoutRaise) {
   EXPECT_FALSE(distributed::is_initialized());
 }
 
-TEST(LauncherEnv, ReadsMpirunsVariablesFirst) {
-  LauncherVars vars;
-  vars.set("OMPI_COMM_WORLD_RANK", "3");
-  vars.set("OMPI_COMM_WORLD_SIZE", "4");
-  vars.set("OMPI_COMM_WORLD_LOCAL_RANK", "1");
-  vars.set("RANK", "0");
-  vars.set("WORLD_SIZE", "2");
-  distributed::detail::LauncherEnv env = distributed::detail::read_launcher_env();
+TEST(LauncherEnv, MpirunsRankAndSizeWinOverRankAndWorldSize) {
+  const auto env = read_with({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"},
+                              {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"RANK", "0"},
+                              {"WORLD_SIZE", "2"}});
   EXPECT_EQ(env.rank, 3);
   EXPECT_EQ(env.world_size, 4);
   EXPECT_EQ(env.local_rank, 1);
+  EXPECT_EQ(env.source, "mpirun (OMPI_COMM_WORLD_RANK/SIZE)");
 }
 
-TEST(LauncherEnv, TorchrunVariablesWithLocalRankDefaultingToRank) {
-  LauncherVars vars;
-  vars.set("RANK", "1");
-  vars.set("WORLD_SIZE", "2");
-  distributed::detail::LauncherEnv env = distributed::detail::read_launcher_env();
-  EXPECT_EQ(env.rank, 1);
-  EXPECT_EQ(env.world_size, 2);
-  EXPECT_EQ(env.local_rank, 1);
+// The local rank is the first of LOCAL_RANK, OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID and the
+// rank, whichever variables gave the rank and world size.
+TEST(LauncherEnv, TheLocalRankComesFromTheFirstOfItsVariablesThatIsSet) {
+  struct Case {
+    const char* setup;
+    Vars vars;
+    int local_rank;
+    const char* from;
+  };
+  const std::vector<Case> cases = {
+      // Plain mpirun (and tide launch) sets no LOCAL_RANK.
+      {"plain mpirun",
+       {{"OMPI_COMM_WORLD_RANK", "5"}, {"OMPI_COMM_WORLD_SIZE", "8"},
+        {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}},
+       1, "OMPI_COMM_WORLD_LOCAL_RANK"},
+      {"LOCAL_RANK under mpirun",
+       {{"OMPI_COMM_WORLD_RANK", "5"}, {"OMPI_COMM_WORLD_SIZE", "8"},
+        {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"SLURM_LOCALID", "3"}, {"LOCAL_RANK", "2"}},
+       2, "LOCAL_RANK"},
+      {"Open MPI's before Slurm's",
+       {{"RANK", "5"}, {"WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
+        {"SLURM_LOCALID", "3"}},
+       1, "OMPI_COMM_WORLD_LOCAL_RANK"},
+      // srun: the job script sets RANK/WORLD_SIZE from SLURM_PROCID/SLURM_NTASKS.
+      {"srun", {{"RANK", "5"}, {"WORLD_SIZE", "8"}, {"SLURM_LOCALID", "1"}}, 1, "SLURM_LOCALID"},
+      {"torchrun", {{"RANK", "5"}, {"WORLD_SIZE", "8"}, {"LOCAL_RANK", "1"}}, 1, "LOCAL_RANK"},
+      {"no local rank variable", {{"RANK", "1"}, {"WORLD_SIZE", "2"}}, 1, "the rank"},
+  };
+  for (const Case& c : cases) {
+    const auto env = read_with(c.vars);
+    EXPECT_EQ(env.local_rank, c.local_rank) << c.setup;
+    EXPECT_EQ(env.local_rank_source, c.from) << c.setup;
+  }
 }
 
 TEST(LauncherEnv, MalformedOrOutOfRangeValuesRaise) {
@@ -113,6 +146,16 @@ TEST(LauncherEnv, MalformedOrOutOfRangeValuesRaise) {
   vars.set("RANK", "2");
   EXPECT_THAT(error_of([] { distributed::detail::read_launcher_env(); }),
               HasSubstr("expected a rank in [0, 2) for world size 2"));
+  vars.set("RANK", "1");
+  vars.set("SLURM_LOCALID", "-1");
+  EXPECT_THAT(error_of([] { distributed::detail::read_launcher_env(); }),
+              HasSubstr("expected the environment variable SLURM_LOCALID to be a non-negative "
+                        "integer, found \"-1\""));
+  vars.set("LOCAL_RANK", "2");
+  EXPECT_THAT(error_of([] { distributed::detail::read_launcher_env(); }),
+              AllOf(HasSubstr("expected a local rank in [0, 2) for world size 2, found 2 in "
+                              "LOCAL_RANK"),
+                    HasSubstr("unset LOCAL_RANK")));
 }
 
 TEST(ReduceOp, NamesAreTorchs) {

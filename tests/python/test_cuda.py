@@ -73,6 +73,18 @@ def test_streams_are_current_inside_their_context():
         assert tide.cuda.current_stream() == tide.cuda.default_stream(0)
 
 
+def test_cuda_stream_raises_on_a_simulated_gpu():
+    # Note [A stream's cudaStream_t] (include/tide/cuda/stream.h): no integer is safe to hand a
+    # CUDA library for a simulated stream (0 would be the real legacy default stream, anything
+    # else a pointer), so torch's Stream.cuda_stream raises here, on default and pooled streams.
+    for s in (tide.cuda.default_stream(), tide.cuda.current_stream(1), tide.cuda.Stream()):
+        with pytest.raises(RuntimeError, match=r"\[Stream::cuda_stream\] expected a stream of a "
+                           r"real GPU.*has no cudaStream_t"):
+            s.cuda_stream
+    # Streams are still told apart by their ids.
+    assert tide.cuda.Stream().stream_id != tide.cuda.default_stream().stream_id == 0
+
+
 def test_wait_stream_orders_work_across_streams():
     side = tide.cuda.Stream(0)
     main = tide.cuda.current_stream(0)

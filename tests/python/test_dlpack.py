@@ -225,6 +225,43 @@ def test_simulated_gpus_refuse_to_share_their_memory_as_cuda_memory():
     assert torch.from_dlpack(x.cpu()).tolist() == [1., 1.]
 
 
+def test_the_stream_argument_is_an_int_or_none_as_the_protocol_says():
+    # Note [DLPack streams]: checked on every device, as torch; a cpu tensor has nothing to
+    # wait for, so the valid values just share it.
+    x = tide.arange(3.)
+    for stream in (None, -1, 1, 2):
+        assert tide.from_dlpack(x.__dlpack__(stream=stream)).tolist() == [0., 1., 2.]
+    for stream in ("1", 1.0, True):
+        with pytest.raises(TypeError, match="stream must be ``int`` or ``none``"):
+            x.__dlpack__(stream=stream)
+    with pytest.raises(ValueError, match=r"\[Tensor.__dlpack__\] expected stream None, -1 .*"
+                       r"found -2"):
+        x.__dlpack__(stream=-2)
+    # A simulated GPU refuses before looking at the stream.
+    with pytest.raises(BufferError, match="simulated GPU"):
+        tide.ones(1, device="cuda:0").__dlpack__(stream=1)
+
+
+def test_a_cuda_import_names_tides_current_stream_as_the_protocol_says(monkeypatch):
+    # What tide.from_dlpack passes a CUDA producer's __dlpack__(stream=...): the current
+    # stream's cudaStream_t, or 1 for the legacy default stream (cuda_stream 0, which the
+    # protocol forbids), as torch does. Simulated streams have no cudaStream_t, so stand-ins
+    # give the values a real GPU's streams would.
+    from tide import _dlpack
+
+    class RealStream:
+        def __init__(self, cuda_stream):
+            self.cuda_stream = cuda_stream
+
+    asked = []
+    handles = {0: 0, 1: 0x7F3A5C001230}
+    monkeypatch.setattr(tide.cuda, "current_stream",
+                        lambda device=None: asked.append(device) or RealStream(handles[device]))
+    assert _dlpack._consumer_stream(0) == 1
+    assert _dlpack._consumer_stream(1) == 0x7F3A5C001230
+    assert asked == [0, 1]
+
+
 def test_tensor_of_an_array_copies_whatever_its_layout():
     arr = np.arange(4, dtype=np.float32)
     t = tide.tensor(arr)

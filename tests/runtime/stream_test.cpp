@@ -61,6 +61,32 @@ TEST(Stream, IsPrintableAndHashable) {
   EXPECT_EQ(set.size(), 1u);
 }
 
+// Note [A stream's cudaStream_t]: on a real GPU the default stream is CUDA's legacy default
+// stream (0) and a pooled stream is a cudaStream_t of its own, none of CUDA's special values.
+TEST(Stream, CudaStreamIsTheCudaStreamOnARealGpu) {
+  TIDE_REQUIRE_DEVICES(1);
+  if (!test::real_gpu()) GTEST_SKIP() << "needs a real GPU (simulated streams raise: below)";
+  EXPECT_EQ(cuda::default_stream(0).cuda_stream(), 0u);
+  const cuda::Stream a(0), b(0);
+  EXPECT_GT(a.cuda_stream(), 2u);  // neither 0 nor CUDA's legacy (1) / per-thread (2) default
+  EXPECT_NE(a.cuda_stream(), b.cuda_stream());
+  EXPECT_EQ(cuda::Stream(a).cuda_stream(), a.cuda_stream());
+}
+
+TEST(Stream, CudaStreamRaisesOnASimulatedGpu) {
+  TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_SIMULATED("a simulated stream has no cudaStream_t");
+  for (const cuda::Stream& s : {cuda::default_stream(0), cuda::Stream(0)}) {
+    try {
+      (void)s.cuda_stream();
+      ADD_FAILURE() << "cuda_stream() of a simulated stream returned";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("[Stream::cuda_stream] expected a stream of a real GPU"));
+      EXPECT_THAT(e.what(), HasSubstr("has no cudaStream_t"));
+    }
+  }
+}
+
 TEST(Stream, SetStreamChangesOnlyItsDeviceAndThread) {
   TIDE_REQUIRE_DEVICES(2);
   cuda::DeviceGuard g(0);

@@ -21,6 +21,7 @@
 
 #include "runtime/device_test_util.h"
 #include "support/error_of.h"
+#include "support/test_paths.h"
 #include "tide/tide.h"
 
 namespace tide {
@@ -30,7 +31,8 @@ using test::error_of;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-const std::string kFixture = std::string(TIDE_TEST_DATA_DIR) + "/safetensors/fixture.safetensors";
+const std::string kFixture =
+    test::path_from_env("TIDE_TEST_DATA_DIR", TIDE_TEST_DATA_DIR) + "/safetensors/fixture.safetensors";
 
 // A path of its own per test and process: ctest runs this binary in several configurations at once.
 std::string temp_path(const std::string& stem) {
@@ -155,9 +157,12 @@ TEST(Safetensors, ThePythonPackageReadsWhatTideSaved) {
 #else
   const std::string path = temp_path("tide");
   save(fixture_tensors(), path, {{"format", "pt"}});
-  const std::string command = std::string("'") + TIDE_TEST_PYTHON3 + "' -B '" +
-                              TIDE_TEST_SOURCE_DIR + "/serialize/read_with_safetensors.py' '" +
-                              path + "' '" + kFixture + "' 2>&1";
+  // Appended piece by piece: g++ 12 misreads `"'" + std::string` as an overlapping memcpy.
+  std::string command = "'";
+  command += test::path_from_env("TIDE_TEST_PYTHON3", TIDE_TEST_PYTHON3);
+  command += "' -B '";
+  command += test::path_from_env("TIDE_TEST_SOURCE_DIR", TIDE_TEST_SOURCE_DIR);
+  command += "/serialize/read_with_safetensors.py' '" + path + "' '" + kFixture + "' 2>&1";
   std::FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr) << command;
   std::string output;

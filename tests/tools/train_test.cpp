@@ -224,6 +224,20 @@ constexpr const char* kRankEnv = TIDE_TEST_MPI_RANK_ENV " ";
 constexpr const char* kRankEnv = "";
 #endif
 
+/// `tide launch -n 2 -- tide ARGS` on TIDE_SIM_DEVICES=`sim_devices`, as plain mpirun starts a
+/// job (no local rank but Open MPI's). With `one_gpu_per_process`, README's cluster binding:
+/// each rank runs sh -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK tide ARGS'.
+CliResult launch_two_ranks(int sim_devices, const std::string& args,
+                           bool one_gpu_per_process = false) {
+  const std::string tide = std::string(TIDE_CLI_EXECUTABLE) + " " + args;
+  const std::string command =
+      one_gpu_per_process ? "sh -c 'CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK " + tide + "'"
+                          : tide;
+  return run_executable(std::string("-u LOCAL_RANK -u SLURM_LOCALID ") + kRankEnv +
+                            "TIDE_SIM_DEVICES=" + std::to_string(sim_devices),
+                        "launch -n 2 -- " + command);
+}
+
 TEST(TideTrain, DistributedOutsideMpirunIsOneLineNamingTheLauncher) {
   const std::string dir = write_tiny_mnist("tide_train_tiny_dist_misuse", 20);
   CliResult r = run_executable("TIDE_SIM_DEVICES=0", "train --distributed --data " + dir);
@@ -241,10 +255,8 @@ TEST(TideTrain, DistributedOnTwoCpuRanksUnderTideLaunchTrainsAndRankZeroSaves) {
   const std::string dir = write_tiny_mnist("tide_train_tiny_dist_cpu", 640);
   const std::string saved = ::testing::TempDir() + "/tide_train_dist.safetensors";
   std::filesystem::remove(saved);
-  CliResult r = run_executable(std::string(kRankEnv) + "TIDE_SIM_DEVICES=0",
-                               std::string("launch -n 2 -- ") + TIDE_CLI_EXECUTABLE +
-                                   " train --distributed --epochs 2 --workers 0 --data " + dir +
-                                   " --save " + saved);
+  CliResult r = launch_two_ranks(0, "train --distributed --epochs 2 --workers 0 --data " + dir +
+                                        " --save " + saved);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("on DistributedDataParallel, 2 processes (mpi), rank 0 on cpu"));
   // Each rank trains on half of the 640 samples; only rank 0 prints.
@@ -255,12 +267,12 @@ TEST(TideTrain, DistributedOnTwoCpuRanksUnderTideLaunchTrainsAndRankZeroSaves) {
   EXPECT_EQ(tide::load(saved).at("1.weight").sizes(), (std::vector<int64_t>{256, 784}));
 }
 
+// Plain mpirun (tide launch) sets no LOCAL_RANK: the local rank is Open MPI's
+// OMPI_COMM_WORLD_LOCAL_RANK (Note [Launcher environment]). Each process sees the machine's 2
+// (simulated) GPUs and takes cuda:(local rank % 2).
 TEST(TideTrain, DistributedOnTwoRanksWithASimulatedGpuEach) {
   const std::string dir = write_tiny_mnist("tide_train_tiny_dist_sim", 640);
-  // Each process sees the machine's 2 (simulated) GPUs and takes cuda:LOCAL_RANK.
-  CliResult r = run_executable(std::string(kRankEnv) + "TIDE_SIM_DEVICES=2",
-                               std::string("launch -n 2 -- ") + TIDE_CLI_EXECUTABLE +
-                                   " train --distributed --epochs 2 --data " + dir);
+  CliResult r = launch_two_ranks(2, "train --distributed --epochs 2 --data " + dir);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("2 processes (mpi), rank 0 on cuda:0"));
   EXPECT_THAT(r.out, HasSubstr("pinned batches"));
@@ -269,14 +281,60 @@ TEST(TideTrain, DistributedOnTwoRanksWithASimulatedGpuEach) {
   EXPECT_EQ(acc.back(), 100.0) << r.out;
 }
 
-TEST(TideTrain, DistributedNeedsADevicePerLocalRank) {
-  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_few", 20);
-  CliResult r = run_executable(std::string(kRankEnv) + "TIDE_SIM_DEVICES=1",
-                               std::string("launch -n 2 -- ") + TIDE_CLI_EXECUTABLE +
-                                   " train --distributed --data " + dir);
-  EXPECT_NE(r.code, 0) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("tide train: --distributed: rank 1 has local rank 1 and so trains "
-                               "on cuda:1, but there is 1 cuda device (cuda:0)"));
+TEST(TideLaunch, CudaVisibleDevicesSetPerRankMasksTheSimulatedGpus) {
+  CliResult r = launch_two_ranks(2, "info", /*one_gpu_per_process=*/true);
+  ASSERT_EQ(r.code, 0) << r.out;
+  size_t masked = 0;
+  for (size_t at = r.out.find("  cuda: 1 device\n"); at != std::string::npos;
+       at = r.out.find("  cuda: 1 device\n", at + 1)) {
+    ++masked;
+  }
+  EXPECT_EQ(masked, 2u) << r.out;
+}
+
+// The command (README): with one GPU visible per process every rank trains on its
+// cuda:0, where cuda:LOCAL_RANK would not exist on rank 1.
+TEST(TideTrain, DistributedWithOneVisibleGpuPerProcessTrainsEveryRankOnItsCuda0) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_visible", 640);
+  CliResult r = launch_two_ranks(2, "train --distributed --epochs 1 --workers 0 --data " + dir,
+                                 /*one_gpu_per_process=*/true);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("2 processes (mpi), rank 0 on cuda:0"));
+  EXPECT_THAT(r.out, HasSubstr("320/320"));
+  const std::vector<double> acc = accuracies(r.out);
+  ASSERT_EQ(acc.size(), 1u) << r.out;
+  EXPECT_GT(acc.back(), 50.0) << r.out;
+}
+
+// More ranks than GPUs: on simulated GPUs (the group on MPI) ranks share them round-robin
+// (Note [The rank's device]; on real GPUs NCCL's one rank per GPU is enforced:
+// RankDevice.MoreRanksThanGpusOnNcclAreRefusedNamingTheCount).
+TEST(TideTrain, DistributedRanksShareASimulatedGpuWhenThereAreMoreRanksThanGpus) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_shared", 640);
+  CliResult r = launch_two_ranks(1, "train --distributed --epochs 1 --workers 0 --data " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("2 processes (mpi), rank 0 on cuda:0"));
+  EXPECT_EQ(accuracies(r.out).size(), 1u) << r.out;
+}
+
+// A --device that names a GPU is every rank's choice (here each rank's only GPU).
+TEST(TideTrain, DistributedOnANamedDevice) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_named", 640);
+  CliResult r = launch_two_ranks(
+      1, "train --distributed --device cuda:0 --epochs 1 --workers 0 --data " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("2 processes (mpi), rank 0 on cuda:0"));
+}
+
+TEST(TideTrain, DistributedOnADeviceThatDoesNotExistIsOneLine) {
+  const std::string dir = write_tiny_mnist("tide_train_tiny_dist_missing", 20);
+  CliResult r = run_executable("TIDE_SIM_DEVICES=1",
+                               "train --distributed --device cuda:1 --data " + dir);
+  expect_one_line_misuse(r, "--device cuda:1: no such device; there is 1 cuda device (cuda:0)");
+  // RANK and WORLD_SIZE: as a launcher would set them, so that the check is the device's.
+  CliResult none = run_executable("RANK=0 WORLD_SIZE=1 TIDE_SIM_DEVICES=0",
+                                  "train --distributed --device cuda --data " + dir);
+  expect_one_line_misuse(none, "--distributed --device cuda: rank");
 }
 
 TEST(TideLaunch, DryRunPrintsTheMpirunCommand) {

@@ -59,7 +59,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                     "Dump a cuda memory snapshot at the end (tide memviz draws it)");
   train->add_flag("--distributed", train_options.distributed,
                   "One process per device under mpirun (tide launch -n N -- tide train "
-                  "--distributed): DistributedDataParallel on cuda:LOCAL_RANK or cpu");
+                  "--distributed): DistributedDataParallel on cuda:LOCAL_RANK % device count "
+                  "(or --device) or cpu");
   train->add_option("--limit", train_options.limit,
                     "Use only the first N training and test samples (0: all)")
       ->capture_default_str();

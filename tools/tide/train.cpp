@@ -3,12 +3,14 @@
 // the model is moved in place (model.to(device)), batches come from a DataLoader that pins
 // them when training on cuda, and a DevicePrefetcher copies the next batch with non_blocking
 // on a side stream while the current one computes. With --gpus, nn::DataParallel splits each
-// batch over the devices. With --distributed (under mpirun: tide launch), each process joins
-// the process group first, trains on cuda:LOCAL_RANK (or cpu) with DistributedDataParallel on
-// its DistributedSampler shard (the batch size is per process, as torch's), sums the test
-// counts over the ranks, and only rank 0 prints and writes files. Every option is checked before any work, so a misuse costs the user
-// one line and no waiting. The loss is accumulated on the device and read (which
-// synchronizes) only when the progress bar is redrawn, so the host stays ahead of the device.
+// batch over the devices. With --distributed (under mpirun: tide launch), each process makes
+// its device current (cuda:LOCAL_RANK % device count unless --device names one: Note [The
+// rank's device] in rank_device.h) and joins the process group, trains with
+// DistributedDataParallel on its DistributedSampler shard (the batch size is per process, as
+// torch's), sums the test counts over the ranks, and only rank 0 prints and writes files.
+// Every option is checked before any work, so a misuse costs the user one line and no
+// waiting. The loss is accumulated on the device and read (which synchronizes) only when the
+// progress bar is redrawn, so the host stays ahead of the device.
 
 #include "train.h"
 
@@ -21,11 +23,15 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 
+#include "distributed/launcher_env.h"
 #include "progress_bar.h"
+#include "rank_device.h"
+#include "runtime/registry.h"
 #include "tide/tide.h"
 
 namespace tide::cli {
@@ -78,6 +84,26 @@ std::string device_list(int count) {
   return fmt::format("there are {} cuda devices (cuda:0..cuda:{})", count, count - 1);
 }
 
+/// --device as a Device, or nothing for auto; throws on a malformed name or a contradiction.
+std::optional<Device> named_device(const TrainOptions& o) {
+  if (o.device == "auto") return std::nullopt;
+  std::optional<Device> device;
+  try {
+    device = Device(o.device);
+  } catch (const Error&) {
+    TIDE_CHECK(false, "--device ", o.device, ": expected auto, cpu, cuda or cuda:N");
+  }
+  TIDE_CHECK(!device->is_cuda() || !o.disable_cuda, "--device ", o.device,
+             " and --disable-cuda contradict each other; give one of them");
+  return device;
+}
+
+/// cuda:index, checked to exist.
+Device checked_cuda_device(const TrainOptions& o, int index, int count) {
+  TIDE_CHECK(index < count, "--device ", o.device, ": no such device; ", device_list(count));
+  return Device(kCUDA, index);
+}
+
 /// Resolves --device, --disable-cuda, --gpus and --pin-memory; throws on any misuse.
 TrainPlan plan_training(const TrainOptions& o) {
   TIDE_CHECK(o.model == "mlp", "--model ", o.model, ": the models are: mlp");
@@ -90,43 +116,31 @@ TrainPlan plan_training(const TrainOptions& o) {
 
   TrainPlan plan;
   const int count = cuda::device_count();
+  const std::optional<Device> named = named_device(o);
   if (o.distributed) {
     TIDE_CHECK(o.gpus.empty(), "--distributed and --gpus: with --distributed each process "
-               "trains on one device (cuda:LOCAL_RANK); drop --gpus and start one process per "
-               "GPU (tide launch -n N)");
-    TIDE_CHECK(o.device == "auto" || o.device == "cpu" || o.device == "cuda", "--device ",
-               o.device, " with --distributed: each process uses cuda:LOCAL_RANK; give --device "
-               "cuda, cpu or leave it out");
-    // Joined only now that the options are known good: a misuse costs no waiting for peers.
-    distributed::init_process_group();
-    plan.rank = distributed::get_rank();
-    plan.world_size = distributed::get_world_size();
-    const int local = distributed::get_local_rank();
-    const bool cuda = o.device == "cuda" || (o.device == "auto" && !o.disable_cuda &&
-                                             cuda::is_available());
-    TIDE_CHECK(!(cuda && o.disable_cuda), "--device cuda and --disable-cuda contradict each "
-               "other; give one of them");
-    if (cuda) {
-      TIDE_CHECK(local < count, "--distributed: rank ", plan.rank, " has local rank ", local,
-                 " and so trains on cuda:", local, ", but ", device_list(count),
-                 "; start at most ", count, " processes per machine (or --device cpu)");
-      plan.device = Device(kCUDA, local);
+               "trains on one device (cuda:LOCAL_RANK % device count, or --device); drop --gpus "
+               "and start one process per GPU (tide launch -n N)");
+    const bool use_cuda = named ? named->is_cuda() : !o.disable_cuda && cuda::is_available();
+    if (use_cuda) {
+      // Note [The rank's device].
+      RankGpus gpus;
+      gpus.count = count;
+      gpus.exclusive = runtime::native_kernels();  // real GPUs: the group's cuda side is NCCL
+      gpus.same_for_every_process = std::getenv("CUDA_VISIBLE_DEVICES") == nullptr;
+      plan.device = named && named->has_index()
+                        ? checked_cuda_device(o, named->index(), count)
+                        : default_rank_device(distributed::detail::read_launcher_env(), gpus);
+      // torch.cuda.set_device(local_rank): the group (an NCCL communicator) is made on the
+      // current device.
+      cuda::set_device(plan.device.index());
     }
-  } else if (o.device == "auto") {
+  } else if (!named) {
     plan.device = !o.disable_cuda && cuda::is_available() ? Device(kCUDA, 0) : Device(kCPU);
+  } else if (named->is_cuda()) {
+    plan.device = checked_cuda_device(o, named->has_index() ? named->index() : 0, count);
   } else {
-    try {
-      plan.device = Device(o.device);
-    } catch (const Error&) {
-      TIDE_CHECK(false, "--device ", o.device, ": expected auto, cpu, cuda or cuda:N");
-    }
-    if (plan.device.is_cuda()) {
-      TIDE_CHECK(!o.disable_cuda, "--device ", o.device,
-                 " and --disable-cuda contradict each other; give one of them");
-      const int index = plan.device.has_index() ? plan.device.index() : 0;
-      TIDE_CHECK(index < count, "--device ", o.device, ": no such device; ", device_list(count));
-      plan.device = Device(kCUDA, index);
-    }
+    plan.device = *named;
   }
 
   if (!o.gpus.empty()) {
@@ -158,6 +172,12 @@ TrainPlan plan_training(const TrainOptions& o) {
                " does not exist");
   }
   plan.pin_memory = o.pin_memory.value_or(plan.device.is_cuda());
+  if (o.distributed) {
+    // Joined only now that every option is known good: a misuse costs no waiting for peers.
+    distributed::init_process_group();
+    plan.rank = distributed::get_rank();
+    plan.world_size = distributed::get_world_size();
+  }
   return plan;
 }
 

@@ -39,8 +39,8 @@ struct TrainOptions {
   /// Use only the first N training and test samples (0: all); for quick runs and tests.
   int64_t limit = 0;
   /// One process per device under mpirun (tide launch): joins the process group, trains an
-  /// nn::DistributedDataParallel on cuda:LOCAL_RANK (or cpu) with a DistributedSampler shard
-  /// of the data; rank 0 prints and saves.
+  /// nn::DistributedDataParallel on cuda:LOCAL_RANK % device count (Note [The rank's device];
+  /// or --device, or cpu) with a DistributedSampler shard of the data; rank 0 prints and saves.
   bool distributed = false;
   /// Whether `out` is a terminal: a redrawn progress bar instead of plain lines.
   bool terminal = false;

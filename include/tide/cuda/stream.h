@@ -7,6 +7,10 @@
 
 #include "tide/device.h"
 
+namespace tide::runtime {
+struct StreamRecord;  // the runtime's record of a stream (src/runtime/native_handle.h)
+}  // namespace tide::runtime
+
 namespace tide::cuda {
 
 class Event;
@@ -16,6 +20,15 @@ struct FromPoolTag {};
 }  // namespace detail
 
 /// A handle to one of a device's streams: cheap to copy, comparable, printable, hashable.
+///
+/// Note [A stream's cudaStream_t]: on a real GPU, cuda_stream() is the stream's cudaStream_t
+/// (0, CUDA's legacy default stream, for the default stream). A simulated GPU's stream is a
+/// host thread and has no cudaStream_t, and there is no integer to stand for it: a CUDA
+/// library reads 0 as the legacy default stream, 1 and 2 as the legacy and per-thread default
+/// streams, and any other value as a CUstream_st* to dereference. Whatever tide returned would
+/// therefore be taken for a real stream by a CUDA library in the same process (torch on a
+/// real GPU beside tide's simulated ones), so cuda_stream() raises there instead, as torch
+/// raises without CUDA. Streams are told apart by id() on every backend.
 ///
 /// Note [Stream pool]: as in torch, streams are not created per `Stream` object. Each device
 /// has its default stream (id 0) and two pools of 32 streams, one per priority (0: normal,
@@ -30,7 +43,7 @@ class Stream {
   /// The next stream of `device`'s pool (-1: the current device), like torch.cuda.Stream().
   explicit Stream(int device = -1, int priority = 0);
   /// For the runtime: a stream handle it already resolved.
-  Stream(detail::FromPoolTag, int device, uint64_t id, void* handle)
+  Stream(detail::FromPoolTag, int device, uint64_t id, runtime::StreamRecord* handle)
       : handle_(handle), id_(id), device_(static_cast<int16_t>(device)) {}
 
   int device_index() const { return device_; }
@@ -55,11 +68,18 @@ class Stream {
   bool operator==(const Stream& o) const { return device_ == o.device_ && id_ == o.id_; }
   bool operator!=(const Stream& o) const { return !(*this == o); }
 
-  /// cudaStream_t on real GPUs; the simulated stream object on simulated ones.
-  void* native_handle() const { return handle_; }
+  /// The runtime's record of this stream, on real and simulated GPUs alike: never a CUDA type
+  /// (Note [Typed native handles] in src/runtime/native_handle.h). For the cudaStream_t, see
+  /// cuda_stream().
+  runtime::StreamRecord* native_handle() const { return handle_; }
+  /// The cudaStream_t this stream enqueues on, as an integer: torch's Stream.cuda_stream, for
+  /// handing the stream to CUDA libraries (cuBLAS, CuPy, Triton, ...). 0 for the default stream
+  /// (tide's default stream is CUDA's legacy default stream, as torch's). Raises tide::Error
+  /// on a simulated GPU (Note [A stream's cudaStream_t]).
+  uintptr_t cuda_stream() const;
 
  private:
-  void* handle_;
+  runtime::StreamRecord* handle_;
   uint64_t id_;
   int16_t device_;
 };

@@ -4,7 +4,10 @@
 // or NCCL (real GPUs).
 //
 //   tide::distributed::init_process_group();          // rank and world size from mpirun
-//   tide::Tensor g = tide::ones({4}, tide::device(tide::Device(tide::kCUDA, get_local_rank())));
+//   // The rank's GPU is the program's choice, as in torch; one visible GPU per process
+//   // (CUDA_VISIBLE_DEVICES) or all of them, local_rank % device_count fits both.
+//   tide::Device gpu(tide::kCUDA, get_local_rank() % tide::cuda::device_count());
+//   tide::Tensor g = tide::ones({4}, tide::device(gpu));
 //   tide::distributed::all_reduce(g);                  // every rank now holds world_size
 //   tide::distributed::destroy_process_group();
 
@@ -34,8 +37,9 @@ const char* name(ReduceOp op);
 
 /// Note [Process group]: one per process, as torch's default group. Rank, world size and local
 /// rank come from the launcher: Open MPI's OMPI_COMM_WORLD_RANK / _SIZE / _LOCAL_RANK, or
-/// RANK / WORLD_SIZE / LOCAL_RANK. backend "": "nccl" when the cuda backend is the real one,
-/// "mpi" otherwise. `timeout` bounds every collective's wait for its peers: past it the
+/// RANK / WORLD_SIZE / LOCAL_RANK. backend "": on real GPUs cuda tensors on nccl and cpu
+/// tensors on mpi (get_backend() says "cpu:mpi,cuda:nccl", as torch's "cpu:gloo,cuda:nccl"),
+/// "mpi" for everything otherwise; "nccl" serves cuda tensors only. `timeout` bounds every collective's wait for its peers: past it the
 /// collective fails with a tide::Error naming it and the ranks it waited for, and the process
 /// group is broken (every later collective raises; the process should exit non-zero).
 void init_process_group(const std::string& backend = "",
@@ -44,11 +48,15 @@ bool is_initialized();
 /// This process's rank in [0, world size); raises before init_process_group.
 int get_rank();
 int get_world_size();
-/// The rank among the processes on this machine: the device index to use (cuda:local_rank).
+/// The rank among the processes on this machine (Note [Launcher environment]: LOCAL_RANK, else
+/// mpirun's OMPI_COMM_WORLD_LOCAL_RANK, else SLURM_LOCALID, else the rank). As in torch it
+/// picks nothing by itself: programs choose their GPU from it, e.g. cuda:(local_rank %
+/// device_count), which is also right with one visible GPU per process.
 int get_local_rank();
-/// "mpi" or "nccl".
+/// "mpi", "nccl" or "cpu:mpi,cuda:nccl" (Note [Process group]).
 std::string get_backend();
-/// Waits (on the host) until every rank has called it.
+/// Waits (on the host) until every rank has called it. On nccl, as torch's: an all-reduce of
+/// one element on the group's GPU, after the GPU collectives issued before it, waited for.
 void barrier();
 /// Finishes pending collectives and shuts the group down; init_process_group may follow.
 void destroy_process_group();
@@ -57,9 +65,11 @@ void destroy_process_group();
 /// wait() blocks the host until the collective finished and rethrows its error. For tensors on
 /// a GPU (simulated or real) wait() makes the tensor's current stream wait for the collective
 /// and returns at once, as torch's NCCL Work does; reading the result from the host then
-/// synchronizes as any read does. The collective keeps its tensors alive until it finishes,
-/// memory the caching allocator does not own included (from_blob, DLPack imports): a tensor
-/// dropped before wait() is released — its deleter runs — only after the collective wrote it.
+/// synchronizes as any read does; on nccl, wait() raises DistBackendError once the group's
+/// watchdog failed the collective (is_completed() is true then too). The collective keeps its
+/// tensors alive until it finishes, memory the caching allocator does not own included
+/// (from_blob, DLPack imports): a tensor dropped before wait() is released — its deleter runs —
+/// only after the collective wrote it.
 class Work {
  public:
   virtual ~Work() = default;
@@ -69,13 +79,15 @@ class Work {
 };
 
 /// Note [Collectives]: every rank must call the same collectives in the same order with
-/// tensors of the same dtype and numel (torch's contract; mismatches that a rank can see are
-/// raised, the others hang until the timeout). Any host thread may issue collectives, several
-/// at once (Python threads with the GIL released): each call takes its place in the rank's
-/// order as one step, and the order in which a rank's threads issue is then the order every
-/// rank must match. GPU tensors must be on the process's device
-/// (cuda:local_rank by convention) and contiguous; the collective runs after the work already
-/// enqueued on that device's current stream, and later work on that stream runs after it.
+/// tensors of the same dtype and numel (torch's contract; mismatches are raised — on mpi
+/// before the data moves, on nccl by the group's watchdog, which then breaks the group — and
+/// a peer that never comes fails the collective after the timeout). Any host thread may issue
+/// collectives, several at once (Python threads with the GIL released): each call takes its
+/// place in the rank's order as one step, and the order in which a rank's threads issue is
+/// then the order every rank must match. A collective runs on its tensors' device; on nccl
+/// every GPU collective of a process uses the device of its first one (one GPU per process).
+/// Tensors must be contiguous; the collective runs after the work already enqueued on that
+/// device's current stream, and later work on that stream runs after it.
 void all_reduce(Tensor& tensor, ReduceOp op = ReduceOp::SUM);
 std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op, bool async_op);
 /// Copies rank `src`'s tensor into every rank's tensor.

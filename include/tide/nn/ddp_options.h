@@ -13,9 +13,9 @@ class DDPOptions {
  public:
   DDPOptions() = default;
 
-  /// The one cuda device the module lives on ({local_rank} by convention), or empty for the
-  /// module's own device (cpu modules must leave it empty). With it, forward copies its input
-  /// there, as torch's.
+  /// The one cuda device the module lives on, or empty (the default) for the module's own
+  /// device, whichever it is, as torch (cpu modules must leave it empty). With it, forward
+  /// copies its input there, as torch's.
   const std::vector<int>& device_ids() const noexcept { return device_ids_; }
   DDPOptions& device_ids(std::vector<int> ids) { device_ids_ = std::move(ids); return *this; }
   /// Gradients are all-reduced in buckets of about this many MiB (a bucket closes once it

@@ -4,7 +4,8 @@
 // (torch.nn.parallel.DistributedDataParallel).
 //
 //   tide::distributed::init_process_group();                      // under mpirun
-//   Device device = cuda::is_available() ? Device(kCUDA, distributed::get_local_rank()) : kCPU;
+//   Device device = cuda::is_available()                           // the rank's GPU, or cpu
+//       ? Device(kCUDA, distributed::get_local_rank() % cuda::device_count()) : Device(kCPU);
 //   net.to(device);
 //   nn::DistributedDataParallel model(net);                        // rank 0's weights everywhere
 //   optim::SGD sgd(model.parameters(), optim::SGDOptions(0.1));

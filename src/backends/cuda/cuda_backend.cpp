@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <utility>
 
 #include "backends/cuda/error_record_take.h"
 #include "backends/cuda/launch_context.h"
@@ -17,7 +18,8 @@ namespace {
 
 CudaStream* as_stream(runtime::StreamHandle h) { return static_cast<CudaStream*>(h); }
 
-struct CudaEvent {
+struct CudaEvent final : runtime::EventRecord {
+  CudaEvent(int device, EventOwner event) : device(device), event(std::move(event)) {}
   int device;
   EventOwner event;
 };
@@ -231,6 +233,30 @@ void CudaBackend::synchronize_stream(runtime::StreamHandle stream) {
   collect_errors(s->device);
 }
 
+uintptr_t CudaBackend::cuda_stream(runtime::StreamHandle stream) {
+  return reinterpret_cast<uintptr_t>(as_stream(stream)->stream);
+}
+
+void CudaBackend::external_stream_wait(uintptr_t consumer, runtime::StreamHandle producer) {
+  // CUDA spells its legacy and per-thread default streams 1 and 2 (cudaStreamLegacy,
+  // cudaStreamPerThread), the values DLPack took from it, and 0 is the null stream, which is
+  // the legacy one here (tide builds without per-thread default streams): the integer is the
+  // handle as it stands.
+  const cudaStream_t target = reinterpret_cast<cudaStream_t>(consumer);
+  CudaStream* p = as_stream(producer);
+  const bool producer_is_legacy = p->stream == nullptr;
+  if (target == p->stream || (producer_is_legacy && target == cudaStreamLegacy)) return;
+  // On the producer's device: the event is recorded there, and 1 and 2 name that device's
+  // default streams (the tensor's device, which is where the consumer reads it).
+  CudaDeviceGuard guard(p->device);
+  cudaEvent_t raw = nullptr;
+  TIDE_CUDA_CHECK(cudaEventCreateWithFlags(&raw, cudaEventDisableTiming));
+  // Destroying the event right after the wait is allowed: CUDA releases it once it completes.
+  const EventOwner event(raw);
+  TIDE_CUDA_CHECK(cudaEventRecord(event.get(), p->stream));
+  TIDE_CUDA_CHECK(cudaStreamWaitEvent(target, event.get(), 0));
+}
+
 uint64_t CudaBackend::next_seq(CudaStream& s, const runtime::LaunchInfo& info,
                                std::shared_ptr<const runtime::RawBacktrace> backtrace) {
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -339,7 +365,7 @@ runtime::EventHandle CudaBackend::create_event(int index, bool enable_timing, bo
   if (blocking) flags |= cudaEventBlockingSync;
   cudaEvent_t raw = nullptr;
   TIDE_CUDA_CHECK(cudaEventCreateWithFlags(&raw, flags));
-  return new CudaEvent{index, EventOwner(raw)};
+  return new CudaEvent(index, EventOwner(raw));
 }
 
 void CudaBackend::destroy_event(runtime::EventHandle event) noexcept {

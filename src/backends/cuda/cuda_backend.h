@@ -18,7 +18,7 @@ namespace tide::backends::cuda {
 
 /// One stream as the runtime sees it: the CUDA stream (nullptr: the device's legacy default
 /// stream), its runtime id and the OpRing that names its launches in error reports.
-struct CudaStream {
+struct CudaStream final : runtime::StreamRecord {
   int device;
   uint64_t id;
   cudaStream_t stream;
@@ -65,6 +65,8 @@ class CudaBackend final : public runtime::Backend {
   void synchronize_stream(runtime::StreamHandle stream) override;
   uint64_t launch(runtime::StreamHandle stream, const runtime::LaunchInfo& info,
                   runtime::Task task) override;
+  uintptr_t cuda_stream(runtime::StreamHandle stream) override;
+  void external_stream_wait(uintptr_t consumer, runtime::StreamHandle producer) override;
   bool native_kernels() const override { return true; }
   void enable_peer_access(int device, int peer) override;
   uint64_t begin_native_launch(runtime::StreamHandle stream,

@@ -11,7 +11,7 @@ namespace {
 
 thread_local int t_current_device = 0;
 
-struct SimEvent {
+struct SimEvent final : runtime::EventRecord {
   int device;
   bool timing;
   std::mutex mutex;
@@ -138,8 +138,24 @@ uint64_t SimBackend::launch(runtime::StreamHandle stream, const runtime::LaunchI
   return as_stream(stream)->enqueue(info, std::move(task));
 }
 
+uintptr_t SimBackend::cuda_stream(runtime::StreamHandle stream) {
+  const SimStream* s = as_stream(stream);
+  throw Error(detail::concat(
+      "[Stream::cuda_stream] expected a stream of a real GPU, found stream ", s->id(), " of "
+      "simulated cuda:", s->device(), ", which runs on a host thread and has no cudaStream_t "
+      "(Note [A stream's cudaStream_t]: any integer would be taken for a real stream by CUDA "
+      "libraries); tell streams apart by their id (stream_id in Python), or run on a real GPU"));
+}
+
+void SimBackend::external_stream_wait(uintptr_t, runtime::StreamHandle producer) {
+  throw Error(detail::concat(
+      "[external_stream_wait] expected a stream of a real GPU, found one of simulated cuda:",
+      as_stream(producer)->device(), ", which no CUDA stream can wait for; share simulated "
+      "tensors through the cpu (Note [DLPack on simulated GPUs])"));
+}
+
 runtime::EventHandle SimBackend::create_event(int device, bool enable_timing, bool) {
-  auto* e = new SimEvent{};
+  auto* e = new SimEvent();
   e->device = device;
   e->timing = enable_timing;
   return e;

@@ -38,6 +38,9 @@ class SimBackend final : public runtime::Backend {
   void synchronize_stream(runtime::StreamHandle stream) override;
   uint64_t launch(runtime::StreamHandle stream, const runtime::LaunchInfo& info,
                   runtime::Task task) override;
+  /// Both raise: a simulated stream has no cudaStream_t (Note [A stream's cudaStream_t]).
+  uintptr_t cuda_stream(runtime::StreamHandle stream) override;
+  void external_stream_wait(uintptr_t consumer, runtime::StreamHandle producer) override;
 
   runtime::EventHandle create_event(int device, bool enable_timing, bool blocking) override;
   void destroy_event(runtime::EventHandle event) noexcept override;

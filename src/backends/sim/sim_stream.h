@@ -22,7 +22,7 @@ namespace tide::sim {
 /// on. A task's captures are destroyed before its completion is published, so whatever a
 /// task keeps alive is released by the time a synchronize returns. Priorities are recorded
 /// but not scheduled: every stream has its own thread, so none waits for another anyway.
-class SimStream {
+class SimStream final : public runtime::StreamRecord {
  public:
   SimStream(int device, uint64_t id, int priority);
   /// Stops the worker after the tasks that can still run (not those behind a hold).

@@ -68,6 +68,9 @@ def assert_same_on_every_rank(tensors, what):
 # ---- construction: rank 0's weights everywhere (each rank built its own from another seed)
 reference = make_model(1)
 model = DDP(make_model(1 + rank), bucket_cap_mb=0)  # one bucket per parameter
+# No device_ids: the module's device, as torch (with one simulated GPU per rank, rank 1's is
+# its cuda:0, not cuda:local_rank)
+assert model.device_ids is None and model.device == tide.device(device), (rank, model.device)
 assert isinstance(model.module, nn.Sequential)
 assert model.reducer.bucket_count() == 6
 assert list(model.state_dict())[0] == "module.0.weight"

@@ -59,8 +59,9 @@ class DistributedDataParallel(Module):
     broadcast_buffers=True, init_sync=True, process_group=None, bucket_cap_mb=None (25),
     find_unused_parameters=False, ...): wraps module (as the child ``module``) after
     tide.distributed.init_process_group(); collective, every rank constructs it at the same
-    point. The module must stay on its one device (cpu, or cuda:local_rank with
-    device_ids=[local_rank] or None) and keep its parameters while the wrapper lives."""
+    point. The module must stay on its one device (cpu, or the rank's GPU, e.g.
+    cuda:(local_rank % device_count)) and keep its parameters while the wrapper lives; with
+    device_ids=None (the default) DDP uses the module's device, as torch."""
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0,
                  broadcast_buffers=True, init_sync=True, process_group=None, bucket_cap_mb=None,
@@ -102,14 +103,15 @@ class DistributedDataParallel(Module):
         if len(devices) != 1:
             raise _C.Error(f"[DistributedDataParallel] expected the module's parameters on one "
                            f"device, found them on {', '.join(devices)}; DDP runs one device "
-                           f"per process: move the module to cuda:local_rank (or cpu) first")
+                           f"per process: move the module to the process's device (its GPU, or "
+                           f"cpu) first")
         if device_ids is not None:
             device_ids = [_device_index(d) for d in device_ids]
             if device_ids != [device.index]:
                 raise _C.Error(f"[DistributedDataParallel] device_ids {device_ids} must name the "
                                f"one cuda device that holds the module, {device}; pass "
-                               f"device_ids=[local_rank] for a module on cuda:local_rank, or "
-                               f"no device_ids")
+                               f"device_ids=[i] for a module on cuda:i, or no device_ids (the "
+                               f"module's device)")
             output_device = device_ids[0] if output_device is None \
                 else _device_index(output_device)
 
