@@ -208,7 +208,9 @@ class NcclBackend final : public ProcessGroupBackend {
   std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs,
                                        ReduceOp op) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
-    if (on_cpu(output, "reduce_scatter")) return mpi_->reduce_scatter(output, std::move(inputs), op);
+    if (on_cpu(output, "reduce_scatter")) {
+      return mpi_->reduce_scatter(output, std::move(inputs), op);
+    }
     CollectiveHeader h =
         make_header(CollectiveKind::ReduceScatter, output, static_cast<int64_t>(op));
     std::vector<Tensor> used = inputs;
@@ -437,7 +439,8 @@ std::unique_ptr<ProcessGroupBackend> make_nccl_backend(const LauncherEnv& env,
   CommunicatorMaker nccl;
   nccl.unique_id = [] { return backends::nccl_unique_id(); };
   nccl.make = [](int device, int rank, int world_size, const backends::NcclUniqueId& id,
-                 std::chrono::milliseconds timeout) -> std::unique_ptr<backends::DeviceCommunicator> {
+                 std::chrono::milliseconds timeout)
+      -> std::unique_ptr<backends::DeviceCommunicator> {
     return std::make_unique<backends::NcclCommunicator>(device, rank, world_size, id, timeout);
   };
   return make_gpu_group(env, timeout, serve_cpu, std::move(nccl));

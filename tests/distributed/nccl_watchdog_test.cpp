@@ -168,7 +168,8 @@ TEST(NcclWatchdog, FailFromTheIssuingThreadBreaksTheGroupOnce) {
   dog.fail("[all_gather] collective #1 failed as it was issued: out of memory");
   dog.fail("a second reason is not kept");
   EXPECT_EQ(comm.aborts, 1);
-  EXPECT_EQ(c.status->reason(), "[all_gather] collective #1 failed as it was issued: out of memory");
+  EXPECT_EQ(c.status->reason(),
+            "[all_gather] collective #1 failed as it was issued: out of memory");
   EXPECT_THROW(dog.check_healthy("all_reduce"), DistBackendError);
 }
 

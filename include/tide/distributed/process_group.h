@@ -35,13 +35,15 @@ enum class ReduceOp { SUM, AVG, MAX, MIN };
 /// "SUM", "AVG", "MAX", "MIN" (torch's spelling).
 const char* name(ReduceOp op);
 
-/// Note [Process group]: one per process, as torch's default group. Rank, world size and local
-/// rank come from the launcher: Open MPI's OMPI_COMM_WORLD_RANK / _SIZE / _LOCAL_RANK, or
-/// RANK / WORLD_SIZE / LOCAL_RANK. backend "": on real GPUs cuda tensors on nccl and cpu
+/// Note [Process group]: one per process, as torch's default group. Rank and world size come
+/// from the launcher (Open MPI's OMPI_COMM_WORLD_RANK / _SIZE, or RANK / WORLD_SIZE), the local
+/// rank as Note [Launcher environment] says (LOCAL_RANK, OMPI_COMM_WORLD_LOCAL_RANK,
+/// SLURM_LOCALID, else the rank). backend "": on real GPUs cuda tensors on nccl and cpu
 /// tensors on mpi (get_backend() says "cpu:mpi,cuda:nccl", as torch's "cpu:gloo,cuda:nccl"),
-/// "mpi" for everything otherwise; "nccl" serves cuda tensors only. `timeout` bounds every collective's wait for its peers: past it the
-/// collective fails with a tide::Error naming it and the ranks it waited for, and the process
-/// group is broken (every later collective raises; the process should exit non-zero).
+/// "mpi" for everything otherwise; "nccl" serves cuda tensors only. `timeout` bounds every
+/// collective's wait for its peers: past it the collective fails with a DistBackendError
+/// naming it and the ranks it waited for, and the process group is broken (every later
+/// collective raises; the process should exit non-zero).
 void init_process_group(const std::string& backend = "",
                         std::chrono::milliseconds timeout = std::chrono::minutes(30));
 bool is_initialized();
