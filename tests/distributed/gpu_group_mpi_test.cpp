@@ -173,7 +173,7 @@ TEST_F(GpuGroup, MakesItsCommunicatorOnTheFirstCollectivesDeviceAndMovesTheData)
   EXPECT_EQ(control_->made, 0) << "no communicator before the first GPU collective";
 
   Tensor x = ones({4}, on_device());
-  group->all_reduce(x, distributed::ReduceOp::SUM)->wait();
+  group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true)->wait();
   EXPECT_EQ(control_->made, 1);
   EXPECT_EQ(control_->made_on, device_.index());
   EXPECT_EQ(values(x), filled(4, world_));
@@ -181,13 +181,13 @@ TEST_F(GpuGroup, MakesItsCommunicatorOnTheFirstCollectivesDeviceAndMovesTheData)
   Tensor y = tensor({0.0f, 1.0f, 2.0f}, on_device());
   std::vector<Tensor> gathered;
   for (int r = 0; r < world_; ++r) gathered.push_back(zeros({3}, on_device()));
-  group->all_gather(gathered, y)->wait();
+  group->all_gather(gathered, y, /*async_op=*/true)->wait();
   for (const Tensor& g : gathered) EXPECT_EQ(values(g), values(y));
 
   std::vector<Tensor> inputs;
   for (int r = 0; r < world_; ++r) inputs.push_back(full({2}, r + 1.0, on_device()));
   Tensor out = zeros({2}, on_device());
-  group->reduce_scatter(out, inputs, distributed::ReduceOp::SUM)->wait();
+  group->reduce_scatter(out, inputs, distributed::ReduceOp::SUM, /*async_op=*/true)->wait();
   EXPECT_EQ(values(out), filled(2, (rank_ + 1.0) * world_));
 
   group->barrier();
@@ -200,7 +200,7 @@ TEST_F(GpuGroup, MakesItsCommunicatorOnTheFirstCollectivesDeviceAndMovesTheData)
 TEST_F(GpuGroup, ServesCpuTensorsOnMpiUnderTheDefaultBackendOnly) {
   auto group = make_group(/*serve_cpu=*/true);
   Tensor x = full({3}, rank_ + 1.0);
-  group->all_reduce(x, distributed::ReduceOp::SUM)->wait();
+  group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true)->wait();
   EXPECT_EQ(values(x), filled(3, world_ * (world_ + 1) / 2.0));
   EXPECT_EQ(control_->made, 0) << "cpu tensors need no GPU communicator";
   group->shutdown();
@@ -209,7 +209,7 @@ TEST_F(GpuGroup, ServesCpuTensorsOnMpiUnderTheDefaultBackendOnly) {
   EXPECT_EQ(nccl_only->backend(), "nccl");
   Tensor y = ones({3});
   try {
-    nccl_only->all_reduce(y, distributed::ReduceOp::SUM);
+    nccl_only->all_reduce(y, distributed::ReduceOp::SUM, /*async_op=*/true);
     FAIL() << "the nccl backend alone must refuse cpu tensors";
   } catch (const Error& e) {
     EXPECT_THAT(e.what(), HasSubstr("[all_reduce] the nccl backend communicates cuda tensors, "
@@ -222,7 +222,7 @@ TEST_F(GpuGroup, AMismatchedCallBreaksTheGroupAndEveryRankNamesBothCalls) {
   if (world_ < 2) GTEST_SKIP() << "a mismatch needs two ranks";
   auto group = make_group();
   Tensor x = ones({rank_ == 0 ? 4 : 8}, on_device());
-  std::shared_ptr<Work> work = group->all_reduce(x, distributed::ReduceOp::SUM);
+  std::shared_ptr<Work> work = group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true);
   await(*work);
   try {
     work->wait();
@@ -236,7 +236,7 @@ TEST_F(GpuGroup, AMismatchedCallBreaksTheGroupAndEveryRankNamesBothCalls) {
   EXPECT_EQ(control_->aborts, 1) << "the communicator is aborted";
   Tensor z = ones({2}, on_device());
   try {
-    group->all_reduce(z, distributed::ReduceOp::SUM);
+    group->all_reduce(z, distributed::ReduceOp::SUM, /*async_op=*/true);
     FAIL() << "a broken group must refuse later collectives";
   } catch (const DistBackendError& e) {
     EXPECT_THAT(e.what(), HasSubstr("[all_reduce] the process group is broken"));
@@ -249,13 +249,13 @@ TEST_F(GpuGroup, ACollectiveThatNeverEndsFailsAfterTheTimeoutAndAbortsTheCommuni
   auto group = make_group(true, std::chrono::milliseconds(5000));
   Tensor warm = ones({1}, on_device());
   // The communicator exists, and the ranks met: the next headers go out together.
-  std::shared_ptr<Work> first = group->all_reduce(warm, distributed::ReduceOp::SUM);
+  std::shared_ptr<Work> first = group->all_reduce(warm, distributed::ReduceOp::SUM, /*async_op=*/true);
   await(*first);
   ASSERT_NO_THROW(first->wait());
 
   testing::StreamHold hold(cuda::current_stream(device_.index()));  // the collective waits on it
   Tensor x = ones({4}, on_device());
-  std::shared_ptr<Work> work = group->all_reduce(x, distributed::ReduceOp::SUM);
+  std::shared_ptr<Work> work = group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true);
   await(*work);
   try {
     work->wait();
@@ -273,7 +273,7 @@ TEST_F(GpuGroup, AnAsynchronousCommunicatorErrorFailsThePendingWork) {
   auto group = make_group();
   testing::StreamHold hold(cuda::current_stream(device_.index()));
   Tensor x = ones({4}, on_device());
-  std::shared_ptr<Work> work = group->all_reduce(x, distributed::ReduceOp::SUM);
+  std::shared_ptr<Work> work = group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true);
   {
     std::lock_guard<std::mutex> lock(control_->mutex);
     control_->error = "unhandled system error: the fake's link went down";
@@ -303,7 +303,11 @@ TEST_F(GpuGroup, WorkKeepsAFromBlobTensorAliveUntilTheCollectiveEnded) {
                          [&ops_when_freed, control = control_, memory](void*) {
                            ops_when_freed = control->ops_run.load();
                          });
-    work = group->all_reduce(x, distributed::ReduceOp::SUM);
+    // Work on the held stream before the collective, which the collective must wait for: an
+    // empty held stream would not delay it (an event covers the work enqueued before it only),
+    // and the fake op could run and drop the tensor before the check below.
+    x.mul_(1.0);
+    work = group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true);
     x = Tensor();  // the caller drops it before the collective ran
     EXPECT_EQ(ops_when_freed, -1) << "freed while the collective still had to run";
   }  // released: the collective runs
@@ -319,17 +323,17 @@ TEST_F(GpuGroup, WorkKeepsAFromBlobTensorAliveUntilTheCollectiveEnded) {
 TEST_F(GpuGroup, ACollectiveThatFailsAsItIsIssuedBreaksTheGroup) {
   auto group = make_group();
   Tensor ok = ones({2}, on_device());
-  group->all_reduce(ok, distributed::ReduceOp::SUM)->wait();
+  group->all_reduce(ok, distributed::ReduceOp::SUM, /*async_op=*/true)->wait();
   Tensor x = ones({2}, on_device().dtype(kFloat64));  // the fake takes float32 only
   try {
-    group->all_reduce(x, distributed::ReduceOp::SUM);
+    group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true);
     FAIL() << "the fake's refusal must reach the caller";
   } catch (const DistBackendError& e) {
     EXPECT_THAT(e.what(), HasSubstr("[fake] float32 only"));
   }
   EXPECT_EQ(control_->aborts, 1) << "announced but not joined: the group is broken";
   try {
-    group->all_reduce(ok, distributed::ReduceOp::SUM);
+    group->all_reduce(ok, distributed::ReduceOp::SUM, /*async_op=*/true);
     FAIL() << "a broken group must refuse later collectives";
   } catch (const DistBackendError& e) {
     EXPECT_THAT(e.what(), HasSubstr("[all_reduce] the process group is broken: [all_reduce] "
@@ -344,7 +348,7 @@ TEST_F(GpuGroup, ACollectiveAfterShutdownRaises) {
   group->shutdown();
   Tensor x = ones({2}, on_device());
   try {
-    group->all_reduce(x, distributed::ReduceOp::SUM);
+    group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true);
     FAIL() << "a destroyed group must refuse collectives";
   } catch (const DistBackendError& e) {
     EXPECT_THAT(e.what(), HasSubstr("[all_reduce] the process group was destroyed"));
@@ -357,7 +361,7 @@ TEST_F(GpuGroup, CollectivesFromSeveralThreadsKeepOneOrderOnEveryRank) {
   auto issue = [&] {
     for (int i = 0; i < kPerThread; ++i) {
       Tensor x = ones({4}, on_device());
-      group->all_reduce(x, distributed::ReduceOp::SUM)->wait();
+      group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true)->wait();
     }
   };
   std::thread a(issue), b(issue);
