@@ -23,6 +23,23 @@ void CommThread::post(std::function<void()> job) {
   cv_.notify_one();
 }
 
+CommThread::Borrow CommThread::borrow_if_idle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (busy_ || !jobs_.empty() || stopping_) return Borrow();
+  busy_ = true;
+  borrowed_ = true;
+  return Borrow(this);
+}
+
+void CommThread::give_back() {
+  // Notified under the lock: once the thread sees the place given back it may end and be
+  // destroyed (the destructor waits for a borrower), so this must not touch cv_ after.
+  std::lock_guard<std::mutex> lock(mutex_);
+  busy_ = false;
+  borrowed_ = false;
+  cv_.notify_one();  // jobs posted while the caller held the thread's place
+}
+
 void CommThread::set_last(std::function<void()> last) {
   std::lock_guard<std::mutex> lock(mutex_);
   last_ = std::move(last);
@@ -31,14 +48,16 @@ void CommThread::set_last(std::function<void()> last) {
 void CommThread::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+    cv_.wait(lock, [this] { return (stopping_ || !jobs_.empty()) && !borrowed_; });
     if (jobs_.empty()) break;  // stopping, and everything queued has run
     std::function<void()> job = std::move(jobs_.front());
     jobs_.pop_front();
+    busy_ = true;
     lock.unlock();
     job();
     job = nullptr;  // drop its captures (tensors) before taking the next one
     lock.lock();
+    busy_ = false;
   }
   std::function<void()> last = std::move(last_);
   lock.unlock();

@@ -6,6 +6,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace tide::distributed::detail {
 
@@ -26,6 +27,12 @@ class CommThread {
 
   /// Queues `job`; it runs after every job queued before it. Jobs must not throw.
   void post(std::function<void()> job);
+  /// Note [Running a job on the caller]: when no job is queued or running, takes the thread's
+  /// place — jobs posted meanwhile wait — and returns a Borrow that gives it back when
+  /// destroyed; otherwise returns an empty Borrow. The caller then runs its job itself, in
+  /// the order the thread would have.
+  class Borrow;
+  Borrow borrow_if_idle();
   /// The job the destructor runs last, after the queue drained.
   void set_last(std::function<void()> last);
   /// Whether the calling thread is this one.
@@ -33,13 +40,31 @@ class CommThread {
 
  private:
   void run();
+  void give_back();
 
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> jobs_;
   std::function<void()> last_;
   bool stopping_ = false;
+  bool busy_ = false;      // a job is running, on this thread or on a borrower
+  bool borrowed_ = false;  // ... on a borrower
   std::thread thread_;
+};
+
+class CommThread::Borrow {
+ public:
+  Borrow() = default;
+  explicit Borrow(CommThread* thread) : thread_(thread) {}
+  Borrow(Borrow&& other) noexcept : thread_(std::exchange(other.thread_, nullptr)) {}
+  Borrow& operator=(Borrow&&) = delete;
+  ~Borrow() {
+    if (thread_ != nullptr) thread_->give_back();
+  }
+  explicit operator bool() const { return thread_ != nullptr; }
+
+ private:
+  CommThread* thread_ = nullptr;
 };
 
 }  // namespace tide::distributed::detail

@@ -168,9 +168,12 @@ class NcclBackend final : public ProcessGroupBackend {
   int world_size() const override { return env_.world_size; }
   int local_rank() const override { return env_.local_rank; }
 
-  std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op) override {
+  // cpu tensors go to the mpi group as asynchronous collectives even when the caller waits at
+  // once: run on this thread, they would wait for the peers under issue_mutex_ (Note [Issuing
+  // a collective]).
+  std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op, bool /*async_op*/) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
-    if (on_cpu(tensor, "all_reduce")) return mpi_->all_reduce(tensor, op);
+    if (on_cpu(tensor, "all_reduce")) return mpi_->all_reduce(tensor, op, /*async_op=*/true);
     CollectiveHeader h =
         make_header(CollectiveKind::AllReduce, tensor, static_cast<int64_t>(op));
     return issue("all_reduce", h, tensor, {tensor}, [&](GpuComm& g) {
@@ -178,18 +181,21 @@ class NcclBackend final : public ProcessGroupBackend {
     });
   }
 
-  std::shared_ptr<Work> broadcast(Tensor tensor, int src) override {
+  std::shared_ptr<Work> broadcast(Tensor tensor, int src, bool /*async_op*/) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
-    if (on_cpu(tensor, "broadcast")) return mpi_->broadcast(tensor, src);
+    if (on_cpu(tensor, "broadcast")) return mpi_->broadcast(tensor, src, /*async_op=*/true);
     CollectiveHeader h = make_header(CollectiveKind::Broadcast, tensor, -1, src);
     return issue("broadcast", h, tensor, {tensor}, [&](GpuComm& g) {
       g.comm.broadcast(tensor.raw_data(), tensor.numel(), tensor.dtype(), src, g.stream);
     });
   }
 
-  std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input) override {
+  std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input,
+                                   bool /*async_op*/) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
-    if (on_cpu(input, "all_gather")) return mpi_->all_gather(std::move(outputs), input);
+    if (on_cpu(input, "all_gather")) {
+      return mpi_->all_gather(std::move(outputs), input, /*async_op=*/true);
+    }
     std::vector<Tensor> used = outputs;
     used.push_back(input);
     return issue("all_gather", make_header(CollectiveKind::AllGather, input), input, used,
@@ -205,11 +211,11 @@ class NcclBackend final : public ProcessGroupBackend {
     });
   }
 
-  std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs,
-                                       ReduceOp op) override {
+  std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs, ReduceOp op,
+                                       bool /*async_op*/) override {
     std::lock_guard<std::mutex> lock(issue_mutex_);
     if (on_cpu(output, "reduce_scatter")) {
-      return mpi_->reduce_scatter(output, std::move(inputs), op);
+      return mpi_->reduce_scatter(output, std::move(inputs), op, /*async_op=*/true);
     }
     CollectiveHeader h =
         make_header(CollectiveKind::ReduceScatter, output, static_cast<int64_t>(op));
@@ -316,7 +322,7 @@ class NcclBackend final : public ProcessGroupBackend {
       backends::NcclUniqueId made = nccl_call([&] { return maker_.unique_id(); });
       std::memcpy(id.raw_data(), made.bytes.data(), made.bytes.size());
     }
-    mpi_->broadcast(id, 0)->wait();
+    mpi_->broadcast(id, 0, /*async_op=*/false)->wait();
     backends::NcclUniqueId shared;
     std::memcpy(shared.bytes.data(), id.raw_data(), shared.bytes.size());
     try {

@@ -141,7 +141,7 @@ std::shared_ptr<Work> all_reduce(Tensor& tensor, ReduceOp op, bool async_op) {
   auto g = group("all_reduce");
   check_tensor(tensor, "all_reduce", "tensor");
   check_op(op, tensor, "all_reduce");
-  std::shared_ptr<Work> work = g->all_reduce(tensor, op);
+  std::shared_ptr<Work> work = g->all_reduce(tensor, op, async_op);
   return async_op ? work : wait_now(std::move(work));
 }
 void all_reduce(Tensor& tensor, ReduceOp op) { all_reduce(tensor, op, false); }
@@ -151,7 +151,7 @@ std::shared_ptr<Work> broadcast(Tensor& tensor, int src, bool async_op) {
   check_tensor(tensor, "broadcast", "tensor");
   TIDE_CHECK(src >= 0 && src < g->world_size(), "[broadcast] expected a source rank in [0, ",
              g->world_size(), "), found ", src);
-  std::shared_ptr<Work> work = g->broadcast(tensor, src);
+  std::shared_ptr<Work> work = g->broadcast(tensor, src, async_op);
   return async_op ? work : wait_now(std::move(work));
 }
 void broadcast(Tensor& tensor, int src) { broadcast(tensor, src, false); }
@@ -161,7 +161,7 @@ std::shared_ptr<Work> all_gather(std::vector<Tensor>& outputs, const Tensor& inp
   auto g = group("all_gather");
   check_tensor(input, "all_gather", "input");
   check_list(outputs, input, g->world_size(), "all_gather", "outputs");
-  std::shared_ptr<Work> work = g->all_gather(outputs, input);
+  std::shared_ptr<Work> work = g->all_gather(outputs, input, async_op);
   return async_op ? work : wait_now(std::move(work));
 }
 void all_gather(std::vector<Tensor>& outputs, const Tensor& input) {
@@ -174,7 +174,7 @@ std::shared_ptr<Work> reduce_scatter(Tensor& output, const std::vector<Tensor>& 
   check_tensor(output, "reduce_scatter", "output");
   check_list(inputs, output, g->world_size(), "reduce_scatter", "inputs");
   check_op(op, output, "reduce_scatter");
-  std::shared_ptr<Work> work = g->reduce_scatter(output, inputs, op);
+  std::shared_ptr<Work> work = g->reduce_scatter(output, inputs, op, async_op);
   return async_op ? work : wait_now(std::move(work));
 }
 void reduce_scatter(Tensor& output, const std::vector<Tensor>& inputs, ReduceOp op) {

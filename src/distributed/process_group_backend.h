@@ -19,8 +19,10 @@ const char* name(CollectiveKind kind);
 /// Note [Process group backends]: the front end (process_group.cpp) checks what any backend
 /// needs — an initialized group, defined contiguous tensors, matching dtypes and sizes, the
 /// world size of the tensor lists — and the backend checks its devices. Every collective
-/// returns a Work; the synchronous forms call wait() on it. Tensors are passed by value: the
-/// backend keeps them alive until the collective finished.
+/// returns a Work; the synchronous forms call wait() on it at once, and say so with
+/// async_op = false (a backend may then run a cpu collective on the calling thread: Note
+/// [Running a job on the caller]). Tensors are passed by value: the backend keeps them alive
+/// until the collective finished.
 class ProcessGroupBackend {
  public:
   virtual ~ProcessGroupBackend() = default;
@@ -29,11 +31,12 @@ class ProcessGroupBackend {
   virtual int world_size() const = 0;
   virtual int local_rank() const = 0;
 
-  virtual std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op) = 0;
-  virtual std::shared_ptr<Work> broadcast(Tensor tensor, int src) = 0;
-  virtual std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input) = 0;
+  virtual std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op, bool async_op) = 0;
+  virtual std::shared_ptr<Work> broadcast(Tensor tensor, int src, bool async_op) = 0;
+  virtual std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input,
+                                           bool async_op) = 0;
   virtual std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs,
-                                               ReduceOp op) = 0;
+                                               ReduceOp op, bool async_op) = 0;
   /// Blocks the host until every rank called it.
   virtual void barrier() = 0;
   /// Waits for the collectives already issued and releases the engine's resources.

@@ -43,7 +43,7 @@ TEST_F(ArrivalCheck, MatchingCallsPassAndTheGroupsCollectivesStayInStep) {
   second->wait();
   EXPECT_TRUE(first->is_completed());
   Tensor sum = ones({2});
-  group_->all_reduce(sum, distributed::ReduceOp::SUM)->wait();
+  group_->all_reduce(sum, distributed::ReduceOp::SUM, /*async_op=*/false)->wait();
   EXPECT_EQ(sum.tolist<float>(), std::vector<float>(2, static_cast<float>(group_->world_size())));
 }
 
@@ -60,7 +60,7 @@ TEST_F(ArrivalCheck, AMismatchRaisesAtWaitNamingBothCallsAndLeavesTheGroupUsable
                     HasSubstr("called all_reduce(SUM) of " + std::string(rank == 0 ? "6" : "4"))));
   EXPECT_TRUE(work->is_completed());
   Tensor sum = ones({2});
-  group_->all_reduce(sum, distributed::ReduceOp::SUM)->wait();
+  group_->all_reduce(sum, distributed::ReduceOp::SUM, /*async_op=*/false)->wait();
   EXPECT_EQ(sum.tolist<float>(), std::vector<float>(2, static_cast<float>(group_->world_size())));
 }
 

@@ -54,7 +54,8 @@ using Clock = std::chrono::steady_clock;
 /// yields (each yield about a microsecond on this machine), about as much as skipping the
 /// round altogether once it polls without pause for its first 50 us (ArrivalRound::
 /// wait_until); the rest of tide's cost over raw MPI, about 5.5 us, is the two hand-offs
-/// between the calling thread and the communication thread. Moving the data beside the round
+/// between the calling thread and the communication thread, which a synchronous collective of
+/// cpu tensors now skips (Note [Running a job on the caller]). Moving the data beside the round
 /// was measured and rejected: Open MPI 4.1's nonblocking collectives (MPI_Iallreduce, which a
 /// mismatch could abandon) reach 0.4-0.57x the bandwidth of the blocking ones from 64 KiB up;
 /// a blocking collective started before the check hangs, out of reach of any deadline, when
@@ -77,7 +78,20 @@ using Clock = std::chrono::steady_clock;
 /// with the GIL released): each rank then runs its collectives in its own issue order, and
 /// the arrival round checks that every rank's order is the same. Issuing never waits for
 /// another rank: the lock is held for a few queue operations, and every wait on a peer
-/// happens on the communication thread.
+/// happens on the communication thread — or on the issuing thread of a synchronous cpu
+/// collective, after the lock is released.
+///
+/// Note [Running a job on the caller]: a synchronous all_reduce of cpu tensors used to cost
+/// two thread hand-offs on top of MPI's own time — the issuing thread wakes the communication
+/// thread, which wakes the issuing thread when done — about 5.5 us per collective on 2 cores,
+/// a fifth of a 64 KiB all-reduce. The issuing thread waits anyway, so when the communication
+/// thread has nothing queued or running, the issuing thread takes its place
+/// (CommThread::borrow_if_idle, under issue_mutex_ so the sequence order holds) and runs the
+/// job itself; jobs posted meanwhile wait until it gives the place back. MPI still sees one
+/// thread at a time (MPI_THREAD_SERIALIZED allows calls from any thread, serialized). An
+/// asynchronous collective still goes to the communication thread, so it overlaps the
+/// caller's work (DDP's buckets during backward), and so do GPU tensors (their data is ready
+/// only when the stream reaches the collective).
 
 int as_count(int64_t n, const char* collective) {
   TIDE_CHECK(n <= INT_MAX, "[", collective, "] the mpi backend moves at most ", INT_MAX,
@@ -184,9 +198,9 @@ class MpiBackend final : public ProcessGroupBackend {
   int world_size() const override { return env_.world_size; }
   int local_rank() const override { return env_.local_rank; }
 
-  std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op) override {
+  std::shared_ptr<Work> all_reduce(Tensor tensor, ReduceOp op, bool async_op) override {
     CollectiveHeader h = make_header(CollectiveKind::AllReduce, tensor, static_cast<int64_t>(op));
-    return issue("all_reduce", h, tensor, [this, tensor, op] {
+    return issue("all_reduce", h, tensor, async_op, [this, tensor, op] {
       const MpiReductions& r = runtime_.reductions();
       const bool avg = op == ReduceOp::AVG;
       if (avg) avg_prescale(tensor.raw_data(), tensor.numel(), tensor.dtype(), env_.world_size);
@@ -197,18 +211,19 @@ class MpiBackend final : public ProcessGroupBackend {
     });
   }
 
-  std::shared_ptr<Work> broadcast(Tensor tensor, int src) override {
+  std::shared_ptr<Work> broadcast(Tensor tensor, int src, bool async_op) override {
     CollectiveHeader h = make_header(CollectiveKind::Broadcast, tensor, -1, src);
-    return issue("broadcast", h, tensor, [this, tensor, src] {
+    return issue("broadcast", h, tensor, async_op, [this, tensor, src] {
       check_mpi(MPI_Bcast(tensor.raw_data(), as_count(tensor.numel(), "broadcast"),
                           runtime_.reductions().datatype(tensor.dtype()), src, comm_),
                 "MPI_Bcast", "broadcast");
     });
   }
 
-  std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input) override {
+  std::shared_ptr<Work> all_gather(std::vector<Tensor> outputs, Tensor input,
+                                   bool async_op) override {
     CollectiveHeader h = make_header(CollectiveKind::AllGather, input);
-    return issue("all_gather", h, input, [this, outputs = std::move(outputs), input] {
+    return issue("all_gather", h, input, async_op, [this, outputs = std::move(outputs), input] {
       const size_t nbytes = input.numel() * element_size(input.dtype());
       std::vector<std::byte> gathered(nbytes * outputs.size());
       const int count = as_count(input.numel(), "all_gather");
@@ -221,11 +236,12 @@ class MpiBackend final : public ProcessGroupBackend {
     });
   }
 
-  std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs,
-                                       ReduceOp op) override {
+  std::shared_ptr<Work> reduce_scatter(Tensor output, std::vector<Tensor> inputs, ReduceOp op,
+                                       bool async_op) override {
     CollectiveHeader h =
         make_header(CollectiveKind::ReduceScatter, output, static_cast<int64_t>(op));
-    return issue("reduce_scatter", h, output, [this, output, inputs = std::move(inputs), op] {
+    return issue("reduce_scatter", h, output, async_op,
+                 [this, output, inputs = std::move(inputs), op] {
       const size_t nbytes = output.numel() * element_size(output.dtype());
       std::vector<std::byte> flat(nbytes * inputs.size());
       for (size_t r = 0; r < inputs.size(); ++r) {
@@ -246,12 +262,13 @@ class MpiBackend final : public ProcessGroupBackend {
 
   void barrier() override {
     // The arrival round alone: it ends when every rank's header came.
-    issue("barrier", make_header(CollectiveKind::Barrier, Tensor()), Tensor(), [] {})->wait();
+    issue("barrier", make_header(CollectiveKind::Barrier, Tensor()), Tensor(), /*async_op=*/false,
+          [] {})->wait();
   }
 
   /// Note [Asynchronous arrival check] in distributed/arrival_check.h.
   std::shared_ptr<Work> check_arrival(const char* collective, CollectiveHeader h) {
-    return issue(collective, h, Tensor(), [] {});
+    return issue(collective, h, Tensor(), /*async_op=*/true, [] {});
   }
 
   void shutdown() override {
@@ -279,12 +296,14 @@ class MpiBackend final : public ProcessGroupBackend {
 
   /// Note [Issuing a collective]. `run` moves the data; it holds the tensors, which the job
   /// drops only after the collective finished (Note [Work] in tide/distributed/process_group.h).
+  /// A synchronous collective of cpu tensors (async_op = false) runs on the calling thread
+  /// when the communication thread is idle (Note [Running a job on the caller]).
   template <class Run>
   std::shared_ptr<Work> issue(const char* collective, CollectiveHeader h, const Tensor& ref,
-                              Run run) {
+                              bool async_op, Run run) {
     const int device = device_of(ref, collective);
     auto state = std::make_shared<CollectiveState>(collective);
-    std::lock_guard<std::mutex> lock(issue_mutex_);
+    std::unique_lock<std::mutex> lock(issue_mutex_);
     h.seq = ++seq_;
     run_issue_hook(h.seq);
     if (device >= 0) {
@@ -292,7 +311,7 @@ class MpiBackend final : public ProcessGroupBackend {
     } else {
       state->mark_ready();
     }
-    runtime_.thread().post([this, state, h, run = std::move(run)] {
+    auto job = [this, state, h, run = std::move(run)] {
       std::exception_ptr error;
       try {
         execute(*state, h, run);
@@ -300,7 +319,16 @@ class MpiBackend final : public ProcessGroupBackend {
         error = std::current_exception();
       }
       state->finish(error);
-    });
+    };
+    if (device < 0 && !async_op) {
+      // Taken under issue_mutex_, so no collective numbered after this one runs before it.
+      if (CommThread::Borrow here = runtime_.thread().borrow_if_idle()) {
+        lock.unlock();  // later collectives may be issued meanwhile: they queue behind this one
+        job();
+        return std::make_shared<CollectiveWork>(state, device);
+      }
+    }
+    runtime_.thread().post(std::move(job));
     return std::make_shared<CollectiveWork>(state, device);
   }
 
@@ -356,7 +384,7 @@ class MpiBackend final : public ProcessGroupBackend {
   std::mutex issue_mutex_;
   int64_t seq_ = 0;  // under issue_mutex_
   bool shut_down_ = false;
-  // Communication thread only.
+  // Whoever runs the jobs: the communication thread or a caller holding its place, never both.
   bool broken_ = false;
   std::string broken_reason_;
 };
