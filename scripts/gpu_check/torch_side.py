@@ -118,14 +118,16 @@ def build(root, out_dir, python, cuda_dirs, log, timeout, env, jobs=4, check_cud
     if not with_cuda:
         flags += ["-isystem", stub]
     units = [MAIN] + (CUDA_SOURCES if with_cuda else [])
-    checks = CUDA_SOURCES if (check_cuda_sources and not with_cuda and cuda_inc) else []
+    # The CUDA build's files (main's CUDA branch included), compiled without linking.
+    checks = [MAIN] + CUDA_SOURCES if (check_cuda_sources and not with_cuda and cuda_inc) else []
 
     def compile_one(name, syntax_only=False):
         t = time.monotonic()
         obj = os.path.join(out_dir, name + ".o")
         cmd = [cxx, *flags, "-c", os.path.join(src, name), "-o", obj]
         if syntax_only:
-            cmd = [cxx, *flags, "-fsyntax-only", os.path.join(src, name)]
+            cmd = [cxx, *flags, "-UTIDE_BENCH_TORCH_CUDA", "-DTIDE_BENCH_TORCH_CUDA=1",
+                   "-fsyntax-only", os.path.join(src, name)]
         rc, out, timed_out = run(cmd, log, timeout, env=env)
         return name, round(time.monotonic() - t, 1), rc if not timed_out else "timed out", out
 
@@ -133,7 +135,8 @@ def build(root, out_dir, python, cuda_dirs, log, timeout, env, jobs=4, check_cud
         futures = [pool.submit(compile_one, n) for n in units]
         futures += [pool.submit(compile_one, n, True) for n in checks]
         done = [f.result() for f in futures]
-    result["compiles"] = [[n, s, rc] for n, s, rc, _ in done]
+    result["compiles"] = [[n + (" (CUDA, syntax)" if i >= len(units) else ""), s, rc]
+                          for i, (n, s, rc, _) in enumerate(done)]
     failed = [(n, rc, out) for n, _, rc, out in done if rc != 0]
     if failed:
         n, rc, out = failed[0]
