@@ -14,7 +14,6 @@ and tide's Python extension in the background):
 --sim N: tide runs on simulated GPUs, so the C++ sides skip themselves ("skipped: no CUDA"
 where torch has none); the Python step and the torch loop run on the cpu instead: the harness
 proven without a GPU, no figure of it meaningful."""
-import json
 import os
 import re
 import shlex
@@ -156,7 +155,10 @@ def stage_pystep(check, figures):
     state = b.wait_python_build(check.timeout("pystep"))
     figures["compile"] = {k: state.get(k) for k in ("rc", "seconds", "error", "tail")}
     if state.get("rc") != 0:
-        skip(f"tide's Python package not built here: {state.get('error') or state.get('tail') or 'unfinished'}")
+        why = f"tide's Python package not built here: {state.get('error') or state.get('tail') or 'unfinished'}"
+        if check.args.sim:
+            skip(why)
+        fail(why)
     out_json = os.path.join(check.out_dir, "pystep_raw.json")
     device = "cpu" if check.args.sim else "cuda"
     cmd = [check.args.python, os.path.join(b.root, "bench", "python_step.py"), "--out", out_json,
@@ -171,8 +173,11 @@ def stage_pystep(check, figures):
                    device=device, command=shlex.join(cmd))
     if device == "cpu":
         figures["note"] = "--sim: both sides on the cpu (the harness checked; not the issue's figure)"
+    why = "; ".join(f"{s}: {w}" for s, w in data["skipped"].items())
     if not data["benchmarks"]:
-        skip("; ".join(f"{s}: {w}" for s, w in data["skipped"].items()) or "nothing ran")
+        skip(why or "nothing ran")
+    if why and device == "cuda":  # on a GPU both sides must run: the row needs both
+        fail(why)
 
 
 def stage_trainvs(check, figures):
@@ -215,6 +220,8 @@ def stage_trainvs(check, figures):
         problems.append(f"tide train: test accuracy {tide['accuracy']}, expected >= {TRAIN_MIN_ACCURACY}%")
     if rc2 != 0 or timed_out2:
         problems.append(f"torch loop: {'timed out' if timed_out2 else f'exit {rc2}'}: {tail(out2, 3)}")
+    elif why and device == "cuda":
+        problems.append(f"torch loop: skipped: {why}")
     if problems:
         fail("; ".join(problems))
 
