@@ -25,9 +25,12 @@ inline constexpr int64_t kOverlapNumel = int64_t{1} << 26; // Overlap's compute:
 inline constexpr int kTinyBatch = 1000;                    // TinyAdd ops between stream waits
 
 void register_tide_cases();
+void register_tide_train_cases();  // MlpStep_B (mlp_step.h)
 void register_raw_cases();
-/// Only in builds against libtorch with CUDA (TIDE_BENCH_WITH_TORCH).
+/// Only in builds against libtorch with CUDA (TIDE_BENCH_WITH_TORCH, or the torch side of
+/// Note [Two processes]).
 void register_torch_cases();
+void register_torch_train_cases();
 /// Whether libtorch sees a CUDA device (false, with `why` set, when it does not).
 bool torch_cuda_ready(const char** why);
 

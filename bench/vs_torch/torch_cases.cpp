@@ -17,7 +17,16 @@
 #include "counters.h"
 #include "raw_cuda.h"
 #include "raw_kernels.h"
+
+// PeakReserved replays tide's synthetic trace (replay_trace.cpp reads it through tide's
+// snapshot code), so it is here only in the one-process build; the torch side compiled on a
+// GPU machine (Note [Two processes] in torch_gpu_bench.cpp) leaves it out.
+#ifndef TIDE_BENCH_TORCH_REPLAY
+#define TIDE_BENCH_TORCH_REPLAY 0
+#endif
+#if TIDE_BENCH_TORCH_REPLAY
 #include "replay_trace.h"
+#endif
 
 namespace tide::bench::gpu {
 namespace {
@@ -153,6 +162,7 @@ void copy_d2h_pinned(benchmark::State& state) {
   copy_case(state, host_bytes(true), device_bytes(), true);
 }
 
+#if TIDE_BENCH_TORCH_REPLAY
 // As PeakReserved/tide: one replay per iteration from an empty cache. Statistic index 0 is
 // StatType::AGGREGATE in every libtorch (the enum moved between headers across versions).
 void peak_reserved(benchmark::State& state) {
@@ -189,6 +199,7 @@ void peak_reserved(benchmark::State& state) {
       static_cast<double>(peak_reserved_bytes) / static_cast<double>(std::max<int64_t>(peak_allocated_bytes, 1));
   state.counters["events"] = static_cast<double>(events.size());
 }
+#endif
 
 }  // namespace
 
@@ -215,7 +226,9 @@ void register_torch_cases() {
   RegisterBenchmark("CopyH2DPinned/torch", copy_h2d_pinned)->UseRealTime()->Unit(benchmark::kMillisecond);
   RegisterBenchmark("CopyH2DPageable/torch", copy_h2d_pageable)->UseRealTime()->Unit(benchmark::kMillisecond);
   RegisterBenchmark("CopyD2HPinned/torch", copy_d2h_pinned)->UseRealTime()->Unit(benchmark::kMillisecond);
+#if TIDE_BENCH_TORCH_REPLAY
   RegisterBenchmark("PeakReserved/torch", peak_reserved)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+#endif
 }
 
 }  // namespace tide::bench::gpu

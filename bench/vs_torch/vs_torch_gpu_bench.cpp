@@ -81,16 +81,18 @@ int main(int argc, char** argv) {
 
   std::string why;
   if (!real_gpu_present(why)) {
-    std::fprintf(stderr, "tide_vs_torch_gpu_bench: skipped: %s\n", why.c_str());
+    std::fprintf(stderr, "tide_vs_torch_gpu_bench: skipped: no CUDA: %s\n", why.c_str());
     return 0;
   }
   record_context();
   register_tide_cases();
+  register_tide_train_cases();
   register_raw_cases();
 #if TIDE_BENCH_WITH_TORCH
   const char* torch_why = nullptr;
   if (torch_cuda_ready(&torch_why)) {
     register_torch_cases();
+    register_torch_train_cases();
   } else {
     std::fprintf(stderr, "tide_vs_torch_gpu_bench: torch cases skipped: %s\n", torch_why);
     benchmark::AddCustomContext("torch_skipped", torch_why);

@@ -17,6 +17,8 @@ The GPU bundle (scripts/gpu-bundle; gpu-check --bundle), Note [GPU bundle] in bu
   bundle_tests    ctest's list rewritten to the bundle, and a runner that runs it as ctest would
   bundle_verify   `gpu-bundle verify`: the bundle proven here in a scrubbed environment
   bundle_machine  the GPU machine: its CUDA libraries, glibc, libstdc++, what cannot load
-  bundle_stages   gpu-check --bundle's stages: unpack, native, nccl, train, python, sanitize"""
+  bundle_stages   gpu-check --bundle's stages: unpack, native, nccl, train, python, sanitize
+  bundle_bench    gpu-check --bundle --bench's stages (issue 23): bench, pystep, trainvs, profile
+  torch_side      the GPU bench's torch side, compiled on the GPU machine against its torch"""
 
 

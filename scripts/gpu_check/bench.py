@@ -25,7 +25,7 @@ def stage_bench(check, figures):
     raw = os.path.join(check.out_dir, "bench_raw.json")
     if os.path.exists(raw):
         os.remove(raw)
-    cmd = [binary, f"--benchmark_repetitions={check.args.bench_repetitions}",
+    cmd = [binary, f"--benchmark_repetitions={check.args.bench_repetitions or 10}",
            "--benchmark_enable_random_interleaving=true",
            f"--benchmark_filter={check.args.bench_filter}",
            f"--benchmark_out={raw}", "--benchmark_out_format=json"]

@@ -1,10 +1,12 @@
-"""The issue's benchmark targets (issue 6): the bench stage's benchmarks grouped into cases
-with their sides (tide, torch, raw), and each case judged met, missed or not judged."""
+"""The issues' benchmark targets (issues 6 and 23): the bench stages' benchmarks grouped into
+cases with their sides (tide, torch, raw), and each case judged met, missed, reported (a row
+with figures and no target) or not judged."""
 import re
 
 from .bench import split_name
 
 PARITY = 1.03  # "within 3% counts as parity" (issue 6)
+REPORTED = "reported"  # a row whose figures are the result (issue 23's training loop)
 
 
 class Case:
@@ -62,6 +64,26 @@ def target_bandwidth(case, cases):
     return r <= PARITY and pct >= 88.0, f"{r:.3f}× torch time; {pct:.1f}% of peak"
 
 
+def target_speed_vs_torch(factor):
+    """tide's steps (or samples) per second at least `factor` times torch's."""
+    def check(case, cases):
+        r = case.ratio("torch")
+        return (None, "no torch side") if r is None else (1 / r >= factor, f"{1 / r:.2f}× torch's steps/s")
+    return check
+
+
+def report_train_loop(case, cases):
+    """Time and accuracy beside torch's: figures, no target (REPORTED)."""
+    bits = []
+    for side in ("tide", "torch"):
+        t, acc = case.time(side), case.counter(side, "accuracy_pct")
+        if t is not None:
+            bits.append(f"{side} {t:.1f} s" + (f", {acc:.2f}%" if acc is not None else ""))
+    if case.time("torch") is None:
+        return None, "; ".join(bits + ["no torch side"])
+    return REPORTED, "; ".join(bits)
+
+
 def target_pinned_h2d(case, cases):
     r = case.ratio("raw")
     if r is None:
@@ -100,7 +122,20 @@ TARGETS = [
     (r"^CopyH2DPinned", "≥ 0.95× raw", target_pinned_h2d),
     (r"^Overlap(?!Copy|Compute)", "≤ 1.1× max(copy, compute)", target_overlap),
     (r"^PeakReserved", "peak reserved ≤ torch's", target_peak_reserved),
+    # Issue 23: the MLP step in C++ (MlpStep_B) and from Python (PyMlpStep_B), and tide train.
+    (r"^MlpStep_64(/|$)", "≥ 1.5× torch's steps/s", target_speed_vs_torch(1.5)),
+    (r"^MlpStep_", "≥ 1.0× torch's steps/s", target_speed_vs_torch(1.0)),
+    (r"^PyMlpStep_", "≥ 1.5× torch's steps/s", target_speed_vs_torch(1.5)),
+    (r"^TrainLoop", "time and accuracy beside torch", report_train_loop),
 ]
+# The rows in the issue's order (issue 23's table), then the rest by name.
+ROW_ORDER = ["TinyAdd", "TinyOp", "MallocFree", "Add", "Sum", "Matmul", "CopyH2DPinned", "Copy",
+             "Overlap", "MlpStep", "PyMlpStep", "TrainLoop", "PeakReserved"]
+
+
+def row_key(name):
+    rank = next((i for i, prefix in enumerate(ROW_ORDER) if name.startswith(prefix)), len(ROW_ORDER))
+    return rank, name
 
 
 def bench_cases(figures):

@@ -21,6 +21,10 @@ import re
 #                  compiled there against the prebuilt libtide (python/CMakeLists.txt)
 #   data/          a slice of Fashion-MNIST (6000 training, 1000 test images) for tide train
 #   fixtures/      the files the bundled tests read (TIDE_TEST_DATA_DIR, TIDE_TEST_SOURCE_DIR)
+#   bench/         the GPU bench against torch (Note [Two processes] in
+#                  bench/vs_torch/torch_gpu_bench.cpp; bin/ has its prebuilt tide side): the
+#                  torch side's sources (src/), Google Benchmark's headers (include/) and library
+#                  and the raw kernels prebuilt (lib/), the Python step and training-loop scripts
 # Not packed: the CUDA libraries, too large to carry and on every GPU machine (its toolkit or
 # its PyTorch's nvidia-* packages; the run finds them and puts them on LD_LIBRARY_PATH), glibc,
 # and the compiler's runtime (libstdc++, libgcc_s: a machine with nvcc and torch has them, and a
@@ -39,6 +43,11 @@ TEST_BINARIES = ["tide_runtime_tests", "tide_device_tests", "tide_pinned_tests",
 OTHER_BINARIES = ["tide_train_loop_reference"]
 MPI_PROGRAMS = ["orterun", "orted", "ompi_info"]
 FASHION_SLICE = {"train": 6000, "t10k": 1000}
+BENCH_BINARY = "tide_vs_torch_gpu_bench"
+# What torch_side.py compiles on the GPU machine, and the headers those files include.
+BENCH_SOURCES = ["torch_gpu_bench.cpp", "torch_cases.cpp", "torch_train_cases.cpp", "cases.h",
+                 "counters.h", "raw_cuda.h", "raw_kernels.h", "mlp_step.h"]
+BENCH_SCRIPTS = ["python_step.py", "torch_train_loop.py"]
 
 # Note [Machine's libraries]: the shared libraries a bundled file may need without the bundle
 # holding them. The CUDA family comes from the GPU machine; glibc and the compiler runtime too,

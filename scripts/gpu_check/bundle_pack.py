@@ -14,8 +14,9 @@ import tarfile
 import zipfile
 
 from . import elf_deps
-from .bundle_layout import (FASHION_SLICE, MANIFEST, MPI_PROGRAMS, OTHER_BINARIES, TESTS,
-                            TEST_BINARIES, TOP, machine_library_kind)
+from .bundle_layout import (BENCH_BINARY, BENCH_SOURCES, BENCH_SCRIPTS, FASHION_SLICE, MANIFEST,
+                            MPI_PROGRAMS, OTHER_BINARIES, TESTS, TEST_BINARIES, TOP,
+                            machine_library_kind)
 from .bundle_tests import from_ctest
 from .commands import REPO
 
@@ -26,6 +27,9 @@ FASHION_MNIST = "/usr/share/datasets/fashion-mnist"
 MPI_PLUGIN_EXCLUDES = re.compile(r"^lib(oshmem|ucp|ucs|mca_common_ucx|fabric|mca_common_ofi|"
                                  r"ibverbs|mca_common_verbs|psm_infinipath|psm2|nl-3)\.so")
 TARGETS = ["tide", "tide_cli", *TEST_BINARIES, *OTHER_BINARIES]
+# The GPU bench (Note [Two processes] in bench/vs_torch/torch_gpu_bench.cpp): built where the
+# configuration has the CUDA backend (the ci preset asks for its tide side).
+BENCH_TARGETS = [BENCH_BINARY, "tide_vs_torch_raw_kernels"]
 # x86 branch conversion, then LZMA2 at preset 2: on 2 cores about 15 s for the bundle's 85 MB,
 # 16.4 MiB out (preset 6 took 57 s for 15.1 MiB; the tree leaves over 40 MiB to spare).
 XZ_FILTERS = [{"id": lzma.FILTER_X86}, {"id": lzma.FILTER_LZMA2, "preset": 2}]
@@ -248,6 +252,42 @@ def needs(contents):
             by_file)
 
 
+def benchmark_headers():
+    """Google Benchmark's include folder (the torch side compiles against the same headers as
+    the bundled library), from the build's cache or the usual place."""
+    for d in ("/usr/include", "/usr/local/include"):
+        if os.path.exists(os.path.join(d, "benchmark", "benchmark.h")):
+            return os.path.join(d, "benchmark")
+    raise FileNotFoundError("[gpu-bundle] expected Google Benchmark's headers (benchmark/benchmark.h) "
+                            "in /usr/include, found none; install libbenchmark-dev")
+
+
+def add_bench(contents, build_dir):
+    """The GPU bench: the tide side's program in bin/, and under bench/ what the torch side
+    needs to be compiled on the GPU machine (scripts/gpu_check/torch_side.py): its sources,
+    Google Benchmark's headers and library, the raw kernels prebuilt; and the Python scripts
+    of the Python step and the training-loop comparison. False when the build has no bench."""
+    binary = os.path.join(build_dir, "bench/vs_torch", BENCH_BINARY)
+    raw = os.path.join(build_dir, "bench/vs_torch/libtide_vs_torch_raw_kernels.a")
+    if not (os.path.exists(binary) and os.path.exists(raw)):
+        return False
+    contents.add_file(f"bin/{BENCH_BINARY}", binary)
+    contents.add_file("bench/lib/libtide_vs_torch_raw_kernels.a", raw, executable=False)
+    for name in BENCH_SOURCES:
+        contents.add_file(f"bench/src/{name}", os.path.join(REPO, "bench/vs_torch", name), executable=False)
+    for name in BENCH_SCRIPTS:
+        contents.add_file(f"bench/{name}", os.path.join(REPO, "bench/vs_torch", name))
+    headers = benchmark_headers()
+    for name in sorted(os.listdir(headers)):
+        contents.add_file(f"bench/include/benchmark/{name}", os.path.join(headers, name), executable=False)
+    libbenchmark = dict(elf_deps.resolve(binary)).get("libbenchmark.so.1debian")
+    if not libbenchmark:
+        raise FileNotFoundError(f"[gpu-bundle] expected {binary} to load libbenchmark.so.1debian, "
+                                "found it does not (another Google Benchmark?)")
+    contents.add_file("bench/lib/libbenchmark.so.1debian", libbenchmark, executable=False)
+    return True
+
+
 def write_tar(contents, output, mtime):
     """A .tar.xz of contents under TOP/, reproducibly."""
     tmp = output + ".tmp"
@@ -279,8 +319,10 @@ def build(build_dir, log):
                                     "configure it, or use build/ci (the ci preset)")
         subprocess.run(["cmake", "--preset", "ci"], cwd=REPO, check=True)
     jobs = os.environ.get("TIDE_JOBS") or str(os.cpu_count())
-    log(f"gpu-bundle: building {' '.join(TARGETS)} in {build_dir}")
-    subprocess.run(["cmake", "--build", build_dir, "-j", jobs, "--target", *TARGETS], check=True)
+    targets = TARGETS + (BENCH_TARGETS if read_cache(build_dir).get("TIDE_BENCH_TORCH_GPU") == "ON"
+                         and build_config(build_dir).get("TIDE_BUILT_WITH_CUDA") == "1" else [])
+    log(f"gpu-bundle: building {' '.join(targets)} in {build_dir}")
+    subprocess.run(["cmake", "--build", build_dir, "-j", jobs, "--target", *targets], check=True)
 
 
 def pack(build_dir, output, cache_dir, log=print):
@@ -294,6 +336,7 @@ def pack(build_dir, output, cache_dir, log=print):
     for path in binaries:
         contents.add_file(f"bin/{os.path.basename(path)}", path)
     contents.add_file("lib/libtide.so.0", os.path.join(build_dir, "src/libtide.so.0"), executable=False)
+    with_bench = add_bench(contents, build_dir)
     mpiexec = cache.get("MPIEXEC_EXECUTABLE")
     add_mpi(contents, mpiexec)
     machine = add_libraries(contents)
@@ -315,7 +358,7 @@ def pack(build_dir, output, cache_dir, log=print):
         "cuda_architectures": cache.get("CMAKE_CUDA_ARCHITECTURES"),
         "build_type": config.get("TIDE_BUILD_TYPE"), "compiler": config.get("TIDE_COMPILER"),
         "machine_libraries": machine, "needs": wanted, "needs_by_file": wanted_by_file,
-        "tests": len(tests), "files": len(contents.entries) + 1,
+        "tests": len(tests), "files": len(contents.entries) + 1, "bench": with_bench,
     }
     contents.add_bytes(MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     present = {os.path.basename(arc) for arc in contents.entries if arc.startswith("lib/")}

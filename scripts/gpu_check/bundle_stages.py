@@ -188,6 +188,10 @@ def stage_unpack(check, figures):
     figures.update(b.figures)
     if b.problem:
         fail(b.problem)
+    if getattr(check.args, "bench", False):  # bundle_bench's stages: the torch side too
+        from .bundle_bench import start_builds
+        start_builds(check)
+        figures["torch_side_build"] = "started in the background"
     py = figures.get("python") or {}
     if py.get("headers"):
         b.start_python_build()

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 from . import elf_deps
-from .bundle_layout import MANIFEST, TESTS, TOP, run_env
+from .bundle_layout import BENCH_BINARY, BENCH_SOURCES, MANIFEST, TESTS, TOP, run_env
 from .bundle_tests import count, run_tests
 
 # Each device test binary's first tests in two configurations (sim2: two simulated GPUs;
@@ -183,6 +183,14 @@ def verify(tarball, keep=None, drop_lib=None, log=print):
                       dict(env, TIDE_SIM_DEVICES="1"), home)
         v.check("tide train --device cuda on the bundle's Fashion-MNIST slice, 1 simulated GPU",
                 [] if rc == 0 and "test accuracy:" in out else [f"exit {rc}: {out[-1500:]}"])
+        if manifest.get("bench"):  # gpu-check --bench's tide side loads, and skips without a GPU
+            rc, out = run([os.path.join(root, "bin", BENCH_BINARY)], dict(env, TIDE_SIM_DEVICES="1"), home)
+            sources = [f"bench/src/{n}" for n in BENCH_SOURCES
+                       if not os.path.exists(os.path.join(root, "bench", "src", n))]
+            v.check("the GPU bench's tide side skips itself on a simulated GPU; the torch side's "
+                    "sources are in bench/",
+                    ([] if rc == 0 and "skipped: no CUDA: TIDE_SIM_DEVICES" in out else [f"exit {rc}: {out[-1500:]}"])
+                    + [f"missing: {s}" for s in sources])
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)

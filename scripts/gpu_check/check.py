@@ -4,7 +4,7 @@ import os
 import shlex
 import time
 
-from . import accounting, bench, build_and_test, bundle_stages, environment
+from . import accounting, bench, build_and_test, bundle_bench, bundle_stages, environment
 from .commands import REPO, run
 from .machine import git_commit, probe_gpu, probe_torch
 from .stage_io import BUDGET_S, StageResult, fmt_duration, now_iso, skip, write_json
@@ -19,7 +19,9 @@ STAGE_FUNCTIONS = {"env": environment.stage_env, "deps": environment.stage_deps,
 BUNDLE_STAGE_FUNCTIONS = dict(STAGE_FUNCTIONS, unpack=bundle_stages.stage_unpack,
                               native=bundle_stages.stage_native, nccl=bundle_stages.stage_nccl,
                               train=bundle_stages.stage_train, python=bundle_stages.stage_python,
-                              sanitize=bundle_stages.stage_sanitize)
+                              sanitize=bundle_stages.stage_sanitize,
+                              bench=bundle_bench.stage_bench, pystep=bundle_bench.stage_pystep,
+                              trainvs=bundle_bench.stage_trainvs, profile=bundle_bench.stage_profile)
 
 
 class Check:

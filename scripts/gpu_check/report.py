@@ -6,7 +6,7 @@ import os
 import xml.sax.saxutils
 
 from .bench import SIDES
-from .bench_targets import bench_cases, judge
+from .bench_targets import REPORTED, bench_cases, judge, row_key
 from .machine import describe_torch
 from .stage_io import fmt_duration, read_json, stages_of
 
@@ -209,13 +209,14 @@ def section_bench(f):
         spread = b.get("spread")
         return fmt_time(b.get("median_s")) + (f" ±{spread * 100:.0f}%" if spread else "")
 
-    for name in sorted(cases):
+    for name in sorted(cases, key=row_key):
         c = cases[name]
         ratio = lambda s: f"{c.ratio(s):.3f}" if c.ratio(s) is not None else "—"
         gbs = [c.counter(s, "bytes_per_second") for s in ("tide", "torch")]
         pct = [c.pct_of_peak(s) if c.sides.get(s) else None for s in ("tide", "torch")]
         target, met, detail = judge(c, cases)
         result = ("—" if target is None else f"n/a ({detail})" if met is None else
+                  f"{REPORTED} ({detail})" if met == REPORTED else
                   f"met ({detail})" if met else f"**missed** ({detail})")
         missed += met is False
         out.append(f"| {md(name)} | {cell(c, 'tide')} | {cell(c, 'torch')} | {cell(c, 'raw')} | "
@@ -236,20 +237,98 @@ def section_bench(f):
     if ctx.get("torch_skipped"):
         out.append(f"torch cases skipped: {md(ctx['torch_skipped'])}.")
     judged = [judge(cases[n], cases) for n in cases]
-    met = sum(1 for target, m, _ in judged if target and m)
+    met = sum(1 for target, m, _ in judged if target and m is True)
+    reported = sum(1 for target, m, _ in judged if target and m == REPORTED)
     unjudged = sum(1 for target, m, _ in judged if target and m is None)
     out.insert(0, f"Targets: {met} met, {missed} missed, {unjudged} not judged "
-                  "(a side or a figure is missing).")
+                  "(a side or a figure is missing)" + (f", {reported} reported" if reported else "") + ".")
     out.insert(1, "")
     if notes:
         out += ["", "Other counters (medians):"] + notes
     return out
 
 
+def skipped_lines(f):
+    return [f"- {side} side skipped: {md(why)}" for side, why in sorted((f.get("skipped") or {}).items())]
+
+
+def section_bundle_bench(f):
+    out = []
+    build = f.get("torch_side_build") or {}
+    torch = f.get("torch") or {}
+    if build:
+        compiles = ", ".join(f"{n} {s} s" + ("" if rc == 0 else f" ({rc})") for n, s, rc in build.get("compiles") or [])
+        out.append(f"torch side compiled here against torch {torch.get('version') or '?'} (CUDA "
+                   f"{torch.get('cuda') or 'none'}): {build.get('seconds')} s" + (f" ({compiles})" if compiles else "")
+                   + (f"; not built: {md(build['why'])}" if build.get("why") else "") + ".")
+    if f.get("rounds") is not None:
+        out.append(f"{f['rounds']} rounds of {f.get('repetitions_per_round')} repetitions per side, "
+                   f"rounds of {', '.join(str(s) for s in f.get('round_seconds') or [])} s"
+                   + (f"; {md(f['rounds_cut'])}" if f.get("rounds_cut") else "") + ".")
+    if f.get("python_build_still_running"):
+        out.append("tide._C was still compiling while the cases ran: host-bound rows (TinyAdd, "
+                   "MallocFreePair, MlpStep_64) shared the cpu with it.")
+    out += skipped_lines(f)
+    return out + ([""] if out else []) + section_bench(f)
+
+
+def section_pystep(f):
+    out = [f"Device {f.get('device')}; {md(f['note'])}." if f.get("note") else f"Device {f.get('device', '?')}."]
+    c = f.get("compile") or {}
+    if c:
+        out.append(f"tide._C compiled here: exit {c.get('rc')}, {c.get('seconds')} s.")
+    return out + skipped_lines(f) + [""] + section_bench(f)
+
+
+def section_trainvs(f):
+    out = []
+    for side in ("tide", "torch"):
+        r = f.get(side) or {}
+        if not r:
+            continue
+        acc = ", ".join(f"{a:.2f}%" for a in r.get("accuracy") or []) or "none"
+        seconds = r.get("seconds") if side == "tide" else r.get("process_seconds")
+        out.append(f"- {side} ({r.get('device', 'cuda')}): exit {r.get('exit')}, {seconds} s for the "
+                   f"process" + (f" ({r['train_seconds']:.1f} s training)" if r.get("train_seconds") else "")
+                   + f"; test accuracy after each epoch: {acc}")
+    if f.get("torch_skipped"):
+        out.append(f"- torch skipped: {md(f['torch_skipped'])}")
+    return out
+
+
+def section_profile(f):
+    out = []
+    if f.get("host_note"):
+        out.append(md(f["host_note"]) + ".")
+    for p in f.get("profiles") or []:
+        out.append(f"- {md(p['case'])}: " + (f"gpu-check/{p['report']} ({p.get('seconds')} s; "
+                                             f"text in gpu-check/{p.get('details_log')})" if p.get("report")
+                                             else md(p.get("why") or p.get("status"))))
+    return out
+
+
+AGAINST_TORCH = "against torch"
+
+
+def against_torch(results):
+    """--bench's one table: the rows of the bench, pystep and trainvs stages together."""
+    merged = {"benchmarks": {}, "context": {}}
+    for stage in ("bench", "pystep", "trainvs"):
+        f = (results.get(stage) or {}).get("figures") or {}
+        merged["benchmarks"].update(f.get("benchmarks") or {})
+        if stage == "bench":
+            merged["context"] = f.get("context") or {}
+            merged["peak_bytes_per_second"] = f.get("peak_bytes_per_second")
+    if not merged["benchmarks"]:
+        return []
+    return ["", f"## {AGAINST_TORCH}: issue 23's table", ""] + section_bench(merged)
+
+
 SECTIONS = {"test": section_test, "sanitize": section_sanitize,
             "accounting": section_accounting, "bench": section_bench,
             "unpack": section_unpack, "native": section_native, "nccl": section_nccl,
-            "train": section_train, "python": section_python}
+            "train": section_train, "python": section_python,
+            "pystep": section_pystep, "trainvs": section_trainvs, "profile": section_profile}
 
 
 def write_report(directory, path=None):
@@ -277,6 +356,8 @@ def write_report(directory, path=None):
             continue
         status = r["status"] if r["status"] != "failed" else "**failed**"
         lines.append(f"| {stage} | {status} | {fmt_duration(r.get('duration_s'))} | {md(r.get('reason', ''))} |")
+    if "pystep" in stages:
+        lines += against_torch(results)
     for stage in stages[:-1]:
         r = results[stage]
         if not r:
@@ -295,7 +376,8 @@ def write_report(directory, path=None):
                              f"{md(f.get('torch_bench', '?'))}.")
             if f.get("configure"):
                 lines.append(f"\n`{f['configure']}`")
-        lines += SECTIONS.get(stage, lambda f: [])(r.get("figures") or {})
+        section = section_bundle_bench if stage == "bench" and "pystep" in stages else SECTIONS.get(stage)
+        lines += (section or (lambda f: []))(r.get("figures") or {})
         if r.get("logs"):
             lines += ["", "Logs: " + ", ".join(f"gpu-check/{l}" for l in r["logs"])]
     path = path or os.path.join(directory, "report.md")

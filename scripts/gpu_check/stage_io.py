@@ -9,16 +9,24 @@ STAGES = ["env", "deps", "build", "test", "sanitize", "accounting", "bench", "re
 # --bundle's stages (bundle_stages.py), most telling first: a run cut short by its deadline
 # still has the device tests.
 BUNDLE_STAGES = ["env", "unpack", "native", "nccl", "train", "python", "sanitize", "report"]
+# --bundle --bench's (bundle_bench.py): tide against the machine's torch (issue 23).
+BENCH_BUNDLE_STAGES = ["env", "unpack", "bench", "pystep", "trainvs", "profile", "report"]
 # Each stage's time limit: a device command may run 10 minutes, a stage at most 8. (sanitize:
 # 420 from source, cut to 150 by the bundle's deadline in practice.)
 BUDGET_S = {"env": 120, "deps": 180, "build": 480, "test": 420, "sanitize": 420,
             "accounting": 180, "bench": 420, "report": 30,
-            "unpack": 90, "native": 180, "nccl": 90, "train": 90, "python": 180}
+            "unpack": 90, "native": 180, "nccl": 90, "train": 90, "python": 180,
+            "pystep": 120, "trainvs": 120, "profile": 150}
 
 
 def stages_of(directory):
-    """The stage list whose JSONs directory holds: --bundle's when its unpack stage ran."""
-    return BUNDLE_STAGES if os.path.exists(os.path.join(directory, "unpack.json")) else STAGES
+    """The stage list whose JSONs directory holds: --bundle --bench's when one of its own stages
+    ran beside unpack, --bundle's when unpack ran, else the from-source list."""
+    if not os.path.exists(os.path.join(directory, "unpack.json")):
+        return STAGES
+    own = set(BENCH_BUNDLE_STAGES) - set(BUNDLE_STAGES)
+    return BENCH_BUNDLE_STAGES if any(os.path.exists(os.path.join(directory, f"{s}.json"))
+                                      for s in own) else BUNDLE_STAGES
 
 
 def now_iso():
@@ -67,7 +75,8 @@ def write_json(path, data):
 
 def results_tarball(src, dest, name="tide-gpu-check.tar.gz", tail_bytes=256 * 1024):
     """One gzip tarball in dest of what copy_results copies (the device tool brings back only
-    a few files): stage JSONs, report.md and each log's last 256 KiB, under gpu-check/."""
+    a few files): stage JSONs, report.md, Nsight Compute's reports and each log's last 256 KiB,
+    under gpu-check/."""
     import io
     import tarfile
     os.makedirs(dest, exist_ok=True)
@@ -75,7 +84,7 @@ def results_tarball(src, dest, name="tide-gpu-check.tar.gz", tail_bytes=256 * 10
     with tarfile.open(tmp, "w:gz") as tar:
         for entry in sorted(os.listdir(src)):
             path = os.path.join(src, entry)
-            if entry.endswith((".json", ".md")):
+            if entry.endswith((".json", ".md", ".ncu-rep")):
                 tar.add(path, arcname=f"gpu-check/{entry}")
             elif entry.endswith(".log"):
                 with open(path, "rb") as f:
