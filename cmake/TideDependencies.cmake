@@ -5,7 +5,9 @@ find_package(nlohmann_json 3.10 REQUIRED)
 # zlib reads gzip-compressed IDX files (tide::data::MNIST).
 find_package(ZLIB REQUIRED)
 
-# OpenBLAS: the serial build for tsan (see DESIGN.md), the OpenMP/pthreads one otherwise.
+# OpenBLAS: the serial build for tsan (see DESIGN.md), the OpenMP/pthreads one otherwise. The
+# serial build is not reentrant, so tide runs its calls one at a time (Note [Serial OpenBLAS is
+# not reentrant] in src/kernels/cpu/blas_call.h).
 if(TIDE_SERIAL_BLAS)
   find_library(TIDE_BLAS_LIBRARY NAMES openblas
                PATHS /usr/lib/x86_64-linux-gnu/openblas-serial NO_DEFAULT_PATH REQUIRED)

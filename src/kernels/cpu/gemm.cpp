@@ -9,6 +9,7 @@
 
 #include "kernels/blas_layout.h"
 #include "kernels/convert.h"
+#include "kernels/cpu/blas_call.h"
 #include "kernels/cpu/parallel.h"
 
 namespace tide::kernels {
@@ -38,12 +39,14 @@ std::vector<int64_t> batch_offsets(const Tensor& t, int64_t batch) {
 
 void blas_gemm(bool ta, bool tb, blasint m, blasint n, blasint k, float alpha, const float* a,
                blasint lda, const float* b, blasint ldb, float beta, float* c, blasint ldc) {
+  BlasCall call;  // Note [Serial OpenBLAS is not reentrant]
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n,
               k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void blas_gemm(bool ta, bool tb, blasint m, blasint n, blasint k, double alpha, const double* a,
                blasint lda, const double* b, blasint ldb, double beta, double* c, blasint ldc) {
+  BlasCall call;  // Note [Serial OpenBLAS is not reentrant]
   cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n,
               k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
