@@ -54,27 +54,20 @@ class Writer {
     for (int i = 0; i < bytes; ++i) put(static_cast<char>(v >> (8 * i)));
   }
 
-  // Every container and string gets a memo slot, as Python's pickler gives them.
-  void memoize() {
-    const uint32_t slot = next_memo_++;
+  // A memo slot's opcode: the one-byte form below 256, the four-byte one above.
+  void memo_op(char small, char large, uint32_t slot) {
     if (slot < 256) {
-      put(kBinPut);
+      put(small);
       put(static_cast<char>(slot));
     } else {
-      put(kLongBinPut);
+      put(large);
       put_le(slot, 4);
     }
   }
 
-  void get(uint32_t slot) {
-    if (slot < 256) {
-      put(kBinGet);
-      put(static_cast<char>(slot));
-    } else {
-      put(kLongBinGet);
-      put_le(slot, 4);
-    }
-  }
+  // Every container and string gets a memo slot, as Python's pickler gives them.
+  void memoize() { memo_op(kBinPut, kLongBinPut, next_memo_++); }
+  void get(uint32_t slot) { memo_op(kBinGet, kLongBinGet, slot); }
 
   // A global is written once and fetched from the memo afterwards.
   void global(const std::string& module, const std::string& name) {

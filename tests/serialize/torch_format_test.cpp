@@ -160,6 +160,12 @@ TEST(TorchFormat, NestedContainersNumbersAndStringsRoundTrip) {
                     std::numeric_limits<int64_t>::max()}) {
     ints.emplace_back(v);
   }
+  IValue::List many;  // more than 256 memo slots: the four-byte BINPUT/BINGET forms
+  for (int i = 0; i < 300; ++i) {
+    std::string name = "s";  // appended: g++ 12 misreads "s" + std::string as an overlapping memcpy
+    name += std::to_string(i);
+    many.emplace_back(IValue::tuple({name, zeros({1})}));
+  }
   const IValue state = IValue::dict(
       {{"state", IValue::dict({{0, IValue::dict({{"step", 3}, {"exp_avg", zeros({2})}})}})},
        {"param_groups", IValue::List{IValue::dict({{"lr", 1e-3},
@@ -171,13 +177,19 @@ TEST(TorchFormat, NestedContainersNumbersAndStringsRoundTrip) {
        {"names", IValue::List{"", "na\xc3\xafve", std::string(300, 'x')}},
        {"empties", IValue::tuple({IValue::List{}, IValue::tuple({}), IValue::dict({}),
                                   IValue::dict({}, true)})},
-       {"doubles", IValue::List{0.0, -0.0, 1e-310, std::numeric_limits<double>::infinity()}}});
+       {"doubles", IValue::List{0.0, -0.0, 1e-310, std::numeric_limits<double>::infinity()}},
+       {"many", many}});
   const std::vector<char> bytes = pickle_save(state);
   const IValue loaded = pickle_load(std::string_view(bytes.data(), bytes.size()));
   // Tensors compare by identity: swap the loaded one in after checking it.
   const IValue& exp_avg = loaded.at("state").at(0).at("exp_avg");
   EXPECT_TRUE(same_tensor(zeros({2}), exp_avg.to_tensor()));
   state.at("state").at(0).to_dict().items[1].second = exp_avg;
+  for (int i = 0; i < 300; ++i) {
+    IValue::List& pair = loaded.at("many").to_list()[i].to_list();
+    EXPECT_TRUE(same_tensor(zeros({1}), pair[1].to_tensor()));
+    pair[1] = many[i].to_list()[1];
+  }
   EXPECT_TRUE(loaded == state);
   EXPECT_FALSE(loaded.at("empties").to_list()[2].to_dict().ordered);
   EXPECT_TRUE(loaded.at("empties").to_list()[3].to_dict().ordered);
