@@ -249,7 +249,9 @@ class Reader {
     check(p[0].kind == Item::Kind::Value && p[0].value.is_string() &&
               p[0].value.to_string() == "storage",
           "expected a persistent id starting with 'storage'");
-    check(p[1].kind == Item::Kind::Global, "expected a storage class in the persistent id");
+    check(p[1].kind == Item::Kind::Global && p[1].global.starts_with("torch.") &&
+              p[1].global.ends_with("Storage"),
+          "expected a storage class (torch.<Type>Storage) in the persistent id");
     for (int i = 2; i < 4; ++i) {
       check(p[i].kind == Item::Kind::Value && p[i].value.is_string(),
             "expected the storage's key and location as strings");

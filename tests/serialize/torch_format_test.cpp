@@ -495,6 +495,9 @@ TEST(TorchFormat, TensorsOutsideTheirStorageAndBadRecordsAreRefused) {
   chars.replace(chars.find("FloatStorage"), 12, "CharStorage\n");
   chars.erase(chars.find("Storage\n\n") + 8, 1);
   EXPECT_THAT(load_error(chars), AllOf(HasSubstr("torch.CharStorage"), HasSubstr("dtype tide does not have")));
+  std::string not_storage = tensor_pickle(0, 2, 1);
+  not_storage.replace(not_storage.find("torch\nFloatStorage"), 18, "collections\nOrderedDict");
+  EXPECT_THAT(load_error(not_storage), HasSubstr("expected a storage class"));
 }
 
 }  // namespace
