@@ -4,6 +4,14 @@ find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 # zlib reads gzip-compressed IDX files (tide::data::MNIST).
 find_package(ZLIB REQUIRED)
+# libzip reads and writes torch.save's zip archives (tide::torch_save, src/serialize/torch_zip.h).
+# Found by path, not by its CMake package: Debian 12's libzip-config.cmake names /usr/bin/zipcmp,
+# which libzip-dev does not install, and fails. zip.h includes the generated zipconf.h beside it.
+find_path(TIDE_LIBZIP_INCLUDE zip.h REQUIRED)
+find_library(TIDE_LIBZIP_LIBRARY NAMES zip REQUIRED)
+add_library(tide_libzip INTERFACE)
+target_link_libraries(tide_libzip INTERFACE ${TIDE_LIBZIP_LIBRARY})
+target_include_directories(tide_libzip SYSTEM INTERFACE ${TIDE_LIBZIP_INCLUDE})
 
 # OpenBLAS: the serial build for tsan (see DESIGN.md), the OpenMP/pthreads one otherwise. The
 # serial build is not reentrant, so tide runs its calls one at a time (Note [Serial OpenBLAS is

@@ -21,6 +21,7 @@
 #include "tide/error.h"
 #include "tide/factories.h"
 #include "tide/half.h"
+#include "tide/ivalue.h"
 #include "tide/nn/cross_entropy_loss.h"
 #include "tide/nn/data_parallel.h"
 #include "tide/nn/ddp_options.h"
@@ -41,4 +42,5 @@
 #include "tide/storage.h"
 #include "tide/tensor.h"
 #include "tide/tensor_options.h"
+#include "tide/torch_format.h"
 #include "tide/version.h"

@@ -22,6 +22,7 @@ void bind_distributed(nanobind::module_& m);
 /// Adds DistributedDataParallel's engine to the tide._C._distributed that bind_distributed made.
 void bind_ddp(nanobind::module_& m);
 void bind_dlpack(nanobind::module_& m);
+void bind_serialization(nanobind::module_& m);
 /// tide._C._testing: deterministic controls of simulated GPUs, for tests only.
 void bind_testing(nanobind::module_& m);
 

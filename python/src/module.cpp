@@ -20,5 +20,6 @@ NB_MODULE(_C, m) {
   tide::python::bind_distributed(m);
   tide::python::bind_ddp(m);
   tide::python::bind_dlpack(m);
+  tide::python::bind_serialization(m);
   tide::python::bind_testing(m);
 }

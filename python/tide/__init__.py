@@ -20,6 +20,7 @@ from ._factories import (empty, zeros, ones, full, rand, randn, randint, arange,
 from ._grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
 from . import _tensor, _ops, _legacy, _dlpack
 from ._dlpack import from_dlpack, from_numpy
+from ._serialization import save, load
 
 # torch's aliases of the dtypes.
 float = float32

@@ -60,6 +60,9 @@ OpenedFile open_safetensors(const std::string& path, const char* caller) {
   unsigned char length_bytes[8];
   TIDE_CHECK(std::fread(length_bytes, 1, 8, out.file.get()) == 8, "[", caller,
              "] could not read the first 8 bytes of '", path, "'; the file changed while reading");
+  TIDE_CHECK(std::memcmp(length_bytes, "PK\x03\x04", 4) != 0, "[", caller, "] '", path,
+             "' is a zip archive, as torch.save writes, not a safetensors file; read it with "
+             "tide::torch_load (include/tide/torch_format.h), or tide.load in Python");
   uint64_t header_bytes = 0;
   for (int i = 7; i >= 0; --i) header_bytes = header_bytes << 8 | length_bytes[i];
   TIDE_CHECK(header_bytes <= serialize::kMaxHeaderBytes, "[", caller, "] '", path,
