@@ -15,8 +15,20 @@ void sgd_kernel(const Tensor& param, const Tensor& grad, const Tensor& momentum_
 
 /// One Adam step of `param` with `grad`, updating the running averages in place;
 /// `max_exp_avg_sq` is used when hyper.amsgrad and may be undefined otherwise. Same layout
-/// rules as sgd_kernel.
+/// rules as sgd_kernel. AdamW is this kernel with hyper.decoupled_weight_decay.
 void adam_kernel(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
                  const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& hyper);
+
+/// One RMSprop step of `param` with `grad`, updating `square_avg`, and `grad_avg` when
+/// hyper.centered, `momentum_buffer` when hyper.momentum > 0 (each may be undefined when not
+/// used). Same layout rules as sgd_kernel.
+void rmsprop_kernel(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                    const Tensor& grad_avg, const Tensor& momentum_buffer,
+                    const RmspropHyper& hyper);
+
+/// One Adagrad step of `param` with `grad`, adding the squared gradient to `sum`. Same layout
+/// rules as sgd_kernel.
+void adagrad_kernel(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                    const AdagradHyper& hyper);
 
 }  // namespace tide::kernels

@@ -1,4 +1,5 @@
-// GPU launchers of the fused optimizer steps (sgd_stub, adam_stub) and their registration:
+// GPU launchers of the fused optimizer steps (sgd_stub, adam_stub, which AdamW shares,
+// rmsprop_stub, adagrad_stub) and their registration:
 // the cpu's loops (kernels/cpu/optim_kernels.cpp) with the same element rule
 // (kernels/optim_functors.h), so a GPU step gives the cpu's numbers (--fmad=false keeps the
 // multiply-adds unfused on both sides).
@@ -61,6 +62,36 @@ __global__ void __launch_bounds__(kOptimThreads)
 }
 
 template <class T>
+__global__ void __launch_bounds__(kOptimThreads)
+    rmsprop_step_kernel(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, int64_t n,
+                        kernels::RmspropUpdate<compute_t<T>> update) {
+  using C = compute_t<T>;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    C s = convert<C>(square_avg[i]);
+    C a = grad_avg != nullptr ? convert<C>(grad_avg[i]) : C(0);
+    C b = buf != nullptr ? convert<C>(buf[i]) : C(0);
+    param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s, a, b));
+    square_avg[i] = convert<T>(s);
+    if (grad_avg != nullptr) grad_avg[i] = convert<T>(a);
+    if (buf != nullptr) buf[i] = convert<T>(b);
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kOptimThreads)
+    adagrad_step_kernel(T* param, const T* grad, T* sum, int64_t n,
+                        kernels::AdagradUpdate<compute_t<T>> update) {
+  using C = compute_t<T>;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    C s = convert<C>(sum[i]);
+    param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s));
+    sum[i] = convert<T>(s);
+  }
+}
+
+template <class T>
 T* data_or_null(const Tensor& t) {
   return t.defined() ? static_cast<T*>(t.raw_data()) : nullptr;
 }
@@ -117,11 +148,58 @@ void adam_cuda(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
   TIDE_CUDA_CHECK(cudaGetLastError());
 }
 
+void rmsprop_cuda(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                  const Tensor& grad_avg, const Tensor& momentum_buffer,
+                  const kernels::RmspropHyper& hyper) {
+  TIDE_INTERNAL_ASSERT(kernels::dense(param) && kernels::dense(grad) &&
+                       kernels::dense(square_avg));
+  TIDE_INTERNAL_ASSERT(!hyper.centered || kernels::dense(grad_avg));
+  TIDE_INTERNAL_ASSERT(hyper.momentum <= 0 || kernels::dense(momentum_buffer));
+  const int64_t n = param.numel();
+  if (n == 0) return;
+  const LaunchContext& ctx = current_launch();
+  dispatch_dtype(param.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      rmsprop_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
+          static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+          static_cast<T*>(square_avg.raw_data()),
+          hyper.centered ? data_or_null<T>(grad_avg) : nullptr,
+          hyper.momentum > 0 ? data_or_null<T>(momentum_buffer) : nullptr, n,
+          kernels::RmspropUpdate<compute_t<T>>::from(hyper));
+    } else {
+      TIDE_INTERNAL_ASSERT(false, "rmsprop_cuda needs a floating parameter");
+    }
+  });
+  TIDE_CUDA_CHECK(cudaGetLastError());
+}
+
+void adagrad_cuda(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                  const kernels::AdagradHyper& hyper) {
+  TIDE_INTERNAL_ASSERT(kernels::dense(param) && kernels::dense(grad) && kernels::dense(sum));
+  const int64_t n = param.numel();
+  if (n == 0) return;
+  const LaunchContext& ctx = current_launch();
+  dispatch_dtype(param.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      adagrad_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
+          static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+          static_cast<T*>(sum.raw_data()), n, kernels::AdagradUpdate<compute_t<T>>::from(hyper));
+    } else {
+      TIDE_INTERNAL_ASSERT(false, "adagrad_cuda needs a floating parameter");
+    }
+  });
+  TIDE_CUDA_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
 void register_optim_kernels() {
   kernels::sgd_stub.cuda = &sgd_cuda;
   kernels::adam_stub.cuda = &adam_cuda;
+  kernels::rmsprop_stub.cuda = &rmsprop_cuda;
+  kernels::adagrad_stub.cuda = &adagrad_cuda;
 }
 
 }  // namespace tide::kernels::cuda
