@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/convert.h"
 #include "kernels/functors.h"
 #include "tide/macros.h"
 
@@ -219,5 +220,31 @@ struct AdagradUpdate {
     return param + neg_clr * g / std_dev;
   }
 };
+
+/// Element i of an RMSprop step as the cpu loop and the GPU kernel both run it: the operands
+/// loaded in the compute type, updated, stored back; an unused state array is nullptr.
+template <class T>
+TIDE_HOST_DEVICE void rmsprop_element(int64_t i, T* param, const T* grad, T* square_avg,
+                                      T* grad_avg, T* buf,
+                                      const RmspropUpdate<compute_t<T>>& update) {
+  using C = compute_t<T>;
+  C s = convert<C>(square_avg[i]);
+  C a = grad_avg != nullptr ? convert<C>(grad_avg[i]) : C(0);
+  C b = buf != nullptr ? convert<C>(buf[i]) : C(0);
+  param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s, a, b));
+  square_avg[i] = convert<T>(s);
+  if (grad_avg != nullptr) grad_avg[i] = convert<T>(a);
+  if (buf != nullptr) buf[i] = convert<T>(b);
+}
+
+/// Element i of an Adagrad step, shared as rmsprop_element is.
+template <class T>
+TIDE_HOST_DEVICE void adagrad_element(int64_t i, T* param, const T* grad, T* sum,
+                                      const AdagradUpdate<compute_t<T>>& update) {
+  using C = compute_t<T>;
+  C s = convert<C>(sum[i]);
+  param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s));
+  sum[i] = convert<T>(s);
+}
 
 }  // namespace tide::kernels

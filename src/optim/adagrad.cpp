@@ -3,8 +3,7 @@
 #include "optim/adagrad_step.h"
 #include "optim/param_state.h"
 #include "optim/state_placement.h"
-#include "optim/step_checks.h"
-#include "tide/autograd.h"
+#include "optim/step_loop.h"
 #include "tide/error.h"
 #include "tide/factories.h"
 
@@ -20,36 +19,14 @@ Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
 }
 
 void Adagrad::step() {
-  NoGradGuard no_grad;
-  const char* where = "optim::Adagrad::step";
   options_.validate();
-  // Note [Optimizer steps are all or nothing] (optimizer.h): first every check and allocation.
-  struct Update {
-    size_t index;
-    Tensor grad;  // contiguous
-    State state;  // on the parameter's device
-  };
-  std::vector<Update> updates;
-  updates.reserve(params_.size());
-  for (size_t i = 0; i < params_.size(); ++i) {
-    const Tensor& p = params_[i];
-    const Tensor grad = p.grad();
-    if (!grad.defined()) continue;
-    detail::check_parameter(p, where);
-    detail::check_like_parameter(grad, p, where, "grad");
-    Update u{i, detail::contiguous_operand(grad), state_[i]};
-    detail::follow_parameter(u.state.sum, p);
-    updates.push_back(std::move(u));
-  }
-  // Then the updates, which allocate nothing, and the new state is kept.
-  for (Update& u : updates) {
-    Tensor& p = params_[u.index];
-    State& s = u.state;
-    detail::adagrad_step_(p, u.grad, s.sum, s.step + 1, options_);
-    ++s.step;
-    p.storage().bump_version();
-  }
-  for (Update& u : updates) state_[u.index] = std::move(u.state);
+  detail::step_all_or_nothing(
+      params_, state_, "optim::Adagrad::step",
+      [&](const Tensor& p, State& s) { detail::follow_parameter(s.sum, p); },
+      [&](Tensor& p, const Tensor& grad, State& s) {
+        detail::adagrad_step_(p, grad, s.sum, s.step + 1, options_);
+        ++s.step;
+      });
 }
 
 ParamState Adagrad::param_state(size_t index) const {

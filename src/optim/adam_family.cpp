@@ -5,7 +5,7 @@
 #include "optim/param_state.h"
 #include "optim/state_placement.h"
 #include "optim/step_checks.h"
-#include "tide/autograd.h"
+#include "optim/step_loop.h"
 #include "tide/error.h"
 #include "tide/factories.h"
 
@@ -50,43 +50,25 @@ void adam_hyper_step_(Tensor& param, const Tensor& grad, Tensor& exp_avg, Tensor
 
 void adam_family_step(std::vector<Tensor>& params, std::vector<AdamParamState>& state,
                       const kernels::AdamHyper& hyper, const char* where) {
-  NoGradGuard no_grad;
-  // Note [Optimizer steps are all or nothing] (optimizer.h): first every check and allocation.
-  struct Update {
-    size_t index;
-    Tensor grad;          // contiguous
-    AdamParamState state;  // the state the update reads and writes, on the parameter's device
-  };
-  std::vector<Update> updates;
-  updates.reserve(params.size());
-  for (size_t i = 0; i < params.size(); ++i) {
-    const Tensor& p = params[i];
-    const Tensor grad = p.grad();
-    if (!grad.defined()) continue;
-    check_parameter(p, where);
-    check_like_parameter(grad, p, where, "grad");
-    Update u{i, contiguous_operand(grad), state[i]};
-    AdamParamState& s = u.state;
-    if (s.step == 0) {
-      s.exp_avg = zeros(p.sizes(), p.options());  // contiguous, as state must be
-      s.exp_avg_sq = zeros(p.sizes(), p.options());
-    }
-    // amsgrad may be switched on between steps: its running maximum starts from zeros.
-    if (hyper.amsgrad && !s.max_exp_avg_sq.defined()) s.max_exp_avg_sq = zeros(p.sizes(), p.options());
-    for (Tensor* t : {&s.exp_avg, &s.exp_avg_sq, &s.max_exp_avg_sq}) follow_parameter(*t, p);
-    updates.push_back(std::move(u));
-  }
-  // Then the updates, which allocate nothing, and the new state is kept.
-  for (Update& u : updates) {
-    Tensor& p = params[u.index];
-    AdamParamState& s = u.state;
-    kernels::AdamHyper h = hyper;
-    h.step = s.step + 1;
-    adam_hyper_step_(p, u.grad, s.exp_avg, s.exp_avg_sq, s.max_exp_avg_sq, h, where);
-    ++s.step;
-    p.storage().bump_version();
-  }
-  for (Update& u : updates) state[u.index] = std::move(u.state);
+  step_all_or_nothing(
+      params, state, where,
+      [&](const Tensor& p, AdamParamState& s) {
+        if (s.step == 0) {
+          s.exp_avg = zeros(p.sizes(), p.options());  // contiguous, as state must be
+          s.exp_avg_sq = zeros(p.sizes(), p.options());
+        }
+        // amsgrad may be switched on between steps: its running maximum starts from zeros.
+        if (hyper.amsgrad && !s.max_exp_avg_sq.defined()) {
+          s.max_exp_avg_sq = zeros(p.sizes(), p.options());
+        }
+        for (Tensor* t : {&s.exp_avg, &s.exp_avg_sq, &s.max_exp_avg_sq}) follow_parameter(*t, p);
+      },
+      [&](Tensor& p, const Tensor& grad, AdamParamState& s) {
+        kernels::AdamHyper h = hyper;
+        h.step = s.step + 1;
+        adam_hyper_step_(p, grad, s.exp_avg, s.exp_avg_sq, s.max_exp_avg_sq, h, where);
+        ++s.step;
+      });
 }
 
 ParamState adam_param_state(const AdamParamState& s) {

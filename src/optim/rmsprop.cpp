@@ -3,8 +3,7 @@
 #include "optim/param_state.h"
 #include "optim/rmsprop_step.h"
 #include "optim/state_placement.h"
-#include "optim/step_checks.h"
-#include "tide/autograd.h"
+#include "optim/step_loop.h"
 #include "tide/factories.h"
 
 namespace tide::optim {
@@ -16,44 +15,23 @@ RMSprop::RMSprop(std::vector<Tensor> params, RMSpropOptions options)
 }
 
 void RMSprop::step() {
-  NoGradGuard no_grad;
-  const char* where = "optim::RMSprop::step";
   options_.validate();
-  // Note [Optimizer steps are all or nothing] (optimizer.h): first every check and allocation.
-  struct Update {
-    size_t index;
-    Tensor grad;  // contiguous
-    State state;  // on the parameter's device
-  };
-  std::vector<Update> updates;
-  updates.reserve(params_.size());
-  for (size_t i = 0; i < params_.size(); ++i) {
-    const Tensor& p = params_[i];
-    const Tensor grad = p.grad();
-    if (!grad.defined()) continue;
-    detail::check_parameter(p, where);
-    detail::check_like_parameter(grad, p, where, "grad");
-    Update u{i, detail::contiguous_operand(grad), state_[i]};
-    State& s = u.state;
-    if (!s.square_avg.defined()) s.square_avg = zeros(p.sizes(), p.options());
-    if (options_.momentum() > 0 && !s.momentum_buffer.defined()) {
-      s.momentum_buffer = zeros(p.sizes(), p.options());
-    }
-    if (options_.centered() && !s.grad_avg.defined()) s.grad_avg = zeros(p.sizes(), p.options());
-    for (Tensor* t : {&s.square_avg, &s.momentum_buffer, &s.grad_avg}) {
-      detail::follow_parameter(*t, p);
-    }
-    updates.push_back(std::move(u));
-  }
-  // Then the updates, which allocate nothing, and the new state is kept.
-  for (Update& u : updates) {
-    Tensor& p = params_[u.index];
-    State& s = u.state;
-    detail::rmsprop_step_(p, u.grad, s.square_avg, s.grad_avg, s.momentum_buffer, options_);
-    ++s.step;
-    p.storage().bump_version();
-  }
-  for (Update& u : updates) state_[u.index] = std::move(u.state);
+  detail::step_all_or_nothing(
+      params_, state_, "optim::RMSprop::step",
+      [&](const Tensor& p, State& s) {
+        if (!s.square_avg.defined()) s.square_avg = zeros(p.sizes(), p.options());
+        if (options_.momentum() > 0 && !s.momentum_buffer.defined()) {
+          s.momentum_buffer = zeros(p.sizes(), p.options());
+        }
+        if (options_.centered() && !s.grad_avg.defined()) s.grad_avg = zeros(p.sizes(), p.options());
+        for (Tensor* t : {&s.square_avg, &s.momentum_buffer, &s.grad_avg}) {
+          detail::follow_parameter(*t, p);
+        }
+      },
+      [&](Tensor& p, const Tensor& grad, State& s) {
+        detail::rmsprop_step_(p, grad, s.square_avg, s.grad_avg, s.momentum_buffer, options_);
+        ++s.step;
+      });
 }
 
 ParamState RMSprop::param_state(size_t index) const {

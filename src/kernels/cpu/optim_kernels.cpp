@@ -47,16 +47,9 @@ void adam_loop(T* param, const T* grad, T* exp_avg, T* exp_avg_sq, T* max_exp_av
 template <class T>
 void rmsprop_loop(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, int64_t n,
                   const RmspropUpdate<compute_t<T>>& update) {
-  using C = compute_t<T>;
   parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      C s = convert<C>(square_avg[i]);
-      C a = grad_avg != nullptr ? convert<C>(grad_avg[i]) : C(0);
-      C b = buf != nullptr ? convert<C>(buf[i]) : C(0);
-      param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s, a, b));
-      square_avg[i] = convert<T>(s);
-      if (grad_avg != nullptr) grad_avg[i] = convert<T>(a);
-      if (buf != nullptr) buf[i] = convert<T>(b);
+      rmsprop_element(i, param, grad, square_avg, grad_avg, buf, update);
     }
   });
 }
@@ -64,13 +57,8 @@ void rmsprop_loop(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, i
 template <class T>
 void adagrad_loop(T* param, const T* grad, T* sum, int64_t n,
                   const AdagradUpdate<compute_t<T>>& update) {
-  using C = compute_t<T>;
   parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      C s = convert<C>(sum[i]);
-      param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s));
-      sum[i] = convert<T>(s);
-    }
+    for (int64_t i = begin; i < end; ++i) adagrad_element(i, param, grad, sum, update);
   });
 }
 
@@ -117,32 +105,24 @@ void rmsprop_kernel(const Tensor& param, const Tensor& grad, const Tensor& squar
   TIDE_INTERNAL_ASSERT(dense(param) && dense(grad) && dense(square_avg));
   TIDE_INTERNAL_ASSERT(!hyper.centered || dense(grad_avg));
   TIDE_INTERNAL_ASSERT(hyper.momentum <= 0 || dense(momentum_buffer));
-  dispatch_dtype(param.dtype(), [&](auto tag) {
+  dispatch_floating(param.dtype(), "rmsprop_kernel", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<compute_t<T>>) {
-      rmsprop_loop<T>(static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
-                      static_cast<T*>(square_avg.raw_data()),
-                      hyper.centered ? data_or_null<T>(grad_avg) : nullptr,
-                      hyper.momentum > 0 ? data_or_null<T>(momentum_buffer) : nullptr,
-                      param.numel(), RmspropUpdate<compute_t<T>>::from(hyper));
-    } else {
-      TIDE_INTERNAL_ASSERT(false, "rmsprop_kernel needs a floating parameter");
-    }
+    rmsprop_loop<T>(static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+                    static_cast<T*>(square_avg.raw_data()),
+                    hyper.centered ? data_or_null<T>(grad_avg) : nullptr,
+                    hyper.momentum > 0 ? data_or_null<T>(momentum_buffer) : nullptr,
+                    param.numel(), RmspropUpdate<compute_t<T>>::from(hyper));
   });
 }
 
 void adagrad_kernel(const Tensor& param, const Tensor& grad, const Tensor& sum,
                     const AdagradHyper& hyper) {
   TIDE_INTERNAL_ASSERT(dense(param) && dense(grad) && dense(sum));
-  dispatch_dtype(param.dtype(), [&](auto tag) {
+  dispatch_floating(param.dtype(), "adagrad_kernel", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<compute_t<T>>) {
-      adagrad_loop<T>(static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
-                      static_cast<T*>(sum.raw_data()), param.numel(),
-                      AdagradUpdate<compute_t<T>>::from(hyper));
-    } else {
-      TIDE_INTERNAL_ASSERT(false, "adagrad_kernel needs a floating parameter");
-    }
+    adagrad_loop<T>(static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+                    static_cast<T*>(sum.raw_data()), param.numel(),
+                    AdagradUpdate<compute_t<T>>::from(hyper));
   });
 }
 

@@ -65,16 +65,9 @@ template <class T>
 __global__ void __launch_bounds__(kOptimThreads)
     rmsprop_step_kernel(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, int64_t n,
                         kernels::RmspropUpdate<compute_t<T>> update) {
-  using C = compute_t<T>;
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    C s = convert<C>(square_avg[i]);
-    C a = grad_avg != nullptr ? convert<C>(grad_avg[i]) : C(0);
-    C b = buf != nullptr ? convert<C>(buf[i]) : C(0);
-    param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s, a, b));
-    square_avg[i] = convert<T>(s);
-    if (grad_avg != nullptr) grad_avg[i] = convert<T>(a);
-    if (buf != nullptr) buf[i] = convert<T>(b);
+    kernels::rmsprop_element(i, param, grad, square_avg, grad_avg, buf, update);
   }
 }
 
@@ -82,12 +75,9 @@ template <class T>
 __global__ void __launch_bounds__(kOptimThreads)
     adagrad_step_kernel(T* param, const T* grad, T* sum, int64_t n,
                         kernels::AdagradUpdate<compute_t<T>> update) {
-  using C = compute_t<T>;
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    C s = convert<C>(sum[i]);
-    param[i] = convert<T>(update(convert<C>(param[i]), convert<C>(grad[i]), s));
-    sum[i] = convert<T>(s);
+    kernels::adagrad_element(i, param, grad, sum, update);
   }
 }
 
@@ -158,18 +148,14 @@ void rmsprop_cuda(const Tensor& param, const Tensor& grad, const Tensor& square_
   const int64_t n = param.numel();
   if (n == 0) return;
   const LaunchContext& ctx = current_launch();
-  dispatch_dtype(param.dtype(), [&](auto tag) {
+  kernels::dispatch_floating(param.dtype(), "rmsprop_cuda", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<compute_t<T>>) {
-      rmsprop_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
-          static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
-          static_cast<T*>(square_avg.raw_data()),
-          hyper.centered ? data_or_null<T>(grad_avg) : nullptr,
-          hyper.momentum > 0 ? data_or_null<T>(momentum_buffer) : nullptr, n,
-          kernels::RmspropUpdate<compute_t<T>>::from(hyper));
-    } else {
-      TIDE_INTERNAL_ASSERT(false, "rmsprop_cuda needs a floating parameter");
-    }
+    rmsprop_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
+        static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+        static_cast<T*>(square_avg.raw_data()),
+        hyper.centered ? data_or_null<T>(grad_avg) : nullptr,
+        hyper.momentum > 0 ? data_or_null<T>(momentum_buffer) : nullptr, n,
+        kernels::RmspropUpdate<compute_t<T>>::from(hyper));
   });
   TIDE_CUDA_CHECK(cudaGetLastError());
 }
@@ -180,15 +166,11 @@ void adagrad_cuda(const Tensor& param, const Tensor& grad, const Tensor& sum,
   const int64_t n = param.numel();
   if (n == 0) return;
   const LaunchContext& ctx = current_launch();
-  dispatch_dtype(param.dtype(), [&](auto tag) {
+  kernels::dispatch_floating(param.dtype(), "adagrad_cuda", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<compute_t<T>>) {
-      adagrad_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
-          static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
-          static_cast<T*>(sum.raw_data()), n, kernels::AdagradUpdate<compute_t<T>>::from(hyper));
-    } else {
-      TIDE_INTERNAL_ASSERT(false, "adagrad_cuda needs a floating parameter");
-    }
+    adagrad_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
+        static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+        static_cast<T*>(sum.raw_data()), n, kernels::AdagradUpdate<compute_t<T>>::from(hyper));
   });
   TIDE_CUDA_CHECK(cudaGetLastError());
 }
