@@ -27,7 +27,8 @@ required = _RequiredParameter()
 
 
 class Optimizer:
-    """Base of SGD and Adam: subclasses set _engine (the C++ class) and _option_names."""
+    """Base of SGD, Adam, AdamW, RMSprop and Adagrad: subclasses set _engine (the C++ class)
+    and _option_names (the group keys handed to it before each step, in its order)."""
 
     _engine = None
     _option_names = ()
