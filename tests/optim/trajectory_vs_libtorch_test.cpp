@@ -45,22 +45,12 @@ TEST(TrajectoryVsLibtorchGoldens, CoverEveryOptimizerCaseInBothDtypes) {
 
 TEST_P(TrajectoryVsLibtorch, FusedStepsFollowLibtorchsTrajectoryOnCpu) {
   const Golden& golden = GetParam();
-  const std::vector<Tensor> got = test::run_trajectory(golden, Device(kCPU));
-  const nlohmann::json& expected = golden.spec.at("trajectory");
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t step = 0; step < got.size(); ++step) {
-    EXPECT_TRUE(close_to_golden(got[step], expected[step])) << "after step " << step + 1;
-  }
+  test::expect_golden_trajectory(test::run_trajectory(golden, Device(kCPU)), golden);
 }
 
 TEST_P(TrajectoryVsLibtorch, OptimizersWithAutogradFollowLibtorchsTrajectoryOnCpu) {
   const Golden& golden = GetParam();
-  const std::vector<Tensor> got = test::run_trajectory_with_optimizer(golden, Device(kCPU));
-  const nlohmann::json& expected = golden.spec.at("trajectory");
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t step = 0; step < got.size(); ++step) {
-    EXPECT_TRUE(close_to_golden(got[step], expected[step])) << "after step " << step + 1;
-  }
+  test::expect_golden_trajectory(test::run_trajectory_with_optimizer(golden, Device(kCPU)), golden);
 }
 
 TEST(TrajectoryVsLibtorchGoldens, LeaveTheGoldenWhenAnyOptionTheySetIsReset) {

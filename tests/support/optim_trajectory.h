@@ -210,4 +210,13 @@ inline ::testing::AssertionResult close_to_golden(const Tensor& got, const nlohm
   return ::testing::AssertionSuccess();
 }
 
+/// Every step of `got` close to the golden's trajectory, each failure naming its step.
+inline void expect_golden_trajectory(const std::vector<Tensor>& got, const Golden& golden) {
+  const nlohmann::json& expected = golden.spec.at("trajectory");
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t step = 0; step < got.size(); ++step) {
+    EXPECT_TRUE(close_to_golden(got[step], expected[step])) << "after step " << step + 1;
+  }
+}
+
 }  // namespace tide::test

@@ -169,8 +169,9 @@ def _per_group(name, optimizer, value):
 
 
 class _LambdaStateMixin:
-    """state_dict for schedules holding functions (LambdaLR, MultiplicativeLR): a function or
-    lambda is saved as None, a callable object as its __dict__, as torch's."""
+    """What the schedules holding functions (LambdaLR, MultiplicativeLR) share: lr_lambda, one
+    function or one per group; a state_dict in which a function or lambda is saved as None,
+    a callable object as its __dict__, as torch's."""
 
     def state_dict(self):
         state_dict = {key: value for key, value in self.__dict__.items()
@@ -189,6 +190,11 @@ class _LambdaStateMixin:
             if fn is not None:
                 self.lr_lambdas[idx].__dict__.update(fn)
 
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
+        self.optimizer = optimizer
+        self._set_lambdas(optimizer, lr_lambda)
+        super().__init__(optimizer, last_epoch, verbose)
+
     def _set_lambdas(self, optimizer, lr_lambda):
         if not isinstance(lr_lambda, (list, tuple)):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
@@ -202,11 +208,6 @@ class _LambdaStateMixin:
 class LambdaLR(_LambdaStateMixin, LRScheduler):
     """lr = initial lr * lr_lambda(epoch), one function or one per group."""
 
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
-        self.optimizer = optimizer
-        self._set_lambdas(optimizer, lr_lambda)
-        super().__init__(optimizer, last_epoch, verbose)
-
     def get_lr(self):
         self._warn_outside_step()
         return [base_lr * lmbda(self.last_epoch)
@@ -215,11 +216,6 @@ class LambdaLR(_LambdaStateMixin, LRScheduler):
 
 class MultiplicativeLR(_LambdaStateMixin, LRScheduler):
     """lr *= lr_lambda(epoch) at every step after the first."""
-
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
-        self.optimizer = optimizer
-        self._set_lambdas(optimizer, lr_lambda)
-        super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self):
         self._warn_outside_step()
