@@ -1,10 +1,13 @@
-// tide.device: torch.device's constructor forms, printing and comparison over tide::Device.
+// tide.device: torch.device's constructor forms, printing and comparison over tide::Device,
+// and its use as a context manager.
 
 #include <string>
+#include <vector>
 
 #include <nanobind/stl/string.h>
 
 #include "bindings.h"
+#include "tide/default_device.h"
 #include "tide/device.h"
 #include "tide/error.h"
 
@@ -18,6 +21,13 @@ std::string repr(const Device& d) {
   if (d.has_index()) out += ", index=" + std::to_string(d.index());
   return out + ")";
 }
+
+/// Note [Devices as context managers]: `with tide.device("cuda:1"):` makes the device this
+/// thread's default device (Note [Default device]) inside the block and gives back the one
+/// it found on exit, as torch 2.x's torch.device does (through a DeviceContext mode). The
+/// defaults found are kept on one stack per thread, not in the device object, so one device
+/// object may be entered twice or nested in another's block.
+thread_local std::vector<Device> defaults_before_enter;
 
 }  // namespace
 
@@ -58,6 +68,21 @@ void bind_device(nb::module_& m) {
       .def("__ne__", [](const Device& a, const Device& b) { return a != b; })
       .def("__ne__", [](const Device&, nb::handle) { return true; })
       .def("__hash__", [](const Device& d) { return std::hash<Device>()(d); })
+      .def("__enter__",
+           [](const Device& d) {
+             defaults_before_enter.push_back(detail::thread_default_device());
+             set_default_device(d);
+             return d;  // `with tide.device("cuda") as dev:` works, as torch's
+           })
+      .def("__exit__",
+           [](const Device&, nb::args) {
+             TIDE_CHECK(!defaults_before_enter.empty(), "[tide.device.__exit__] expected a "
+                        "device entered with `with` on this thread, found none; use the "
+                        "device in a with statement");
+             const Device before = defaults_before_enter.back();
+             defaults_before_enter.pop_back();
+             set_default_device(before);
+           })
       .def("__reduce__", [](const Device& d) {
         return nb::make_tuple(nb::type<Device>(), nb::make_tuple(d.str()));
       });

@@ -69,6 +69,13 @@ extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const SgdHyp
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                        const AdamHyper&)>
     adam_stub;
+/// rmsprop_step(param, grad, square_avg, grad_avg, momentum_buffer, hyper)
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                       const RmspropHyper&)>
+    rmsprop_stub;
+/// adagrad_step(param, grad, sum, hyper)
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const AdagradHyper&)>
+    adagrad_stub;
 
 /// Every stub by op name, and whether its GPU launcher is registered (tide info, tests).
 struct StubInfo {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "tide/optim/adam_options.h"
+#include "tide/optim/adamw_options.h"
 #include "tide/tensor.h"
 
 namespace tide::optim::detail {
@@ -19,5 +20,11 @@ namespace tide::optim::detail {
 /// options or tensors, naming "[optim::Adam::step]".
 void adam_step_(Tensor& param, const Tensor& grad, Tensor& exp_avg, Tensor& exp_avg_sq,
                 Tensor& max_exp_avg_sq, int64_t step, const AdamOptions& options);
+
+/// One step of torch's AdamW (torch.optim.AdamW, libtorch's AdamW::step): adam_step_ with the
+/// parameter first shrunk by 1 - lr * weight_decay instead of the gradient decayed. Raises
+/// naming "[optim::AdamW::step]".
+void adamw_step_(Tensor& param, const Tensor& grad, Tensor& exp_avg, Tensor& exp_avg_sq,
+                 Tensor& max_exp_avg_sq, int64_t step, const AdamWOptions& options);
 
 }  // namespace tide::optim::detail

@@ -1,5 +1,6 @@
 #include "tide/optim/sgd.h"
 
+#include "optim/param_state.h"
 #include "optim/sgd_step.h"
 #include "optim/state_placement.h"
 #include "optim/step_checks.h"
@@ -12,6 +13,7 @@ SGD::SGD(std::vector<Tensor> params, SGDOptions options)
     : Optimizer(std::move(params), "optim::SGD"), options_(options) {
   options_.validate();
   momentum_buffers_.resize(params_.size());
+  stepped_.resize(params_.size());
 }
 
 void SGD::step() {
@@ -47,9 +49,25 @@ void SGD::step() {
     detail::sgd_step_(p, u.grad, u.buffer, options_, u.first);
     p.storage().bump_version();
   }
-  if (momentum) {
-    for (Update& u : updates) momentum_buffers_[u.index] = std::move(u.buffer);
+  for (Update& u : updates) {
+    stepped_[u.index] = true;
+    if (momentum) momentum_buffers_[u.index] = std::move(u.buffer);
   }
+}
+
+ParamState SGD::param_state(size_t index) const {
+  detail::check_param_index(index, params_.size(), "optim::SGD::param_state");
+  if (!stepped_[index]) return {};
+  return {{"momentum_buffer", momentum_buffers_[index]}};
+}
+
+void SGD::load_param_state(size_t index, const ParamState& state) {
+  const char* where = "optim::SGD::load_param_state";
+  detail::check_param_index(index, params_.size(), where);
+  const detail::LoadedState loaded(state, {"momentum_buffer"}, where);
+  Tensor buffer = loaded.tensor("momentum_buffer", params_[index], /*optional=*/true);
+  momentum_buffers_[index] = std::move(buffer);
+  stepped_[index] = !loaded.empty();
 }
 
 }  // namespace tide::optim

@@ -21,13 +21,9 @@ void sgd_step_(Tensor& param, const Tensor& grad, Tensor& momentum_buffer,
                                 first_step};
   const Tensor g = contiguous_operand(grad);
   const Tensor buf = use_buffer ? momentum_buffer : Tensor();
-  if (param.is_contiguous()) {
-    tide::detail::run_kernel(param.device(), "sgd_step", kernels::sgd_stub, param, g, buf, hyper);
-    return;
-  }
-  const Tensor p = param.contiguous();  // Note [Fused optimizer steps]
-  tide::detail::run_kernel(param.device(), "sgd_step", kernels::sgd_stub, p, g, buf, hyper);
-  param.copy_(p);
+  update_contiguous(param, [&](const Tensor& p) {
+    tide::detail::run_kernel(p.device(), "sgd_step", kernels::sgd_stub, p, g, buf, hyper);
+  });
 }
 
 }  // namespace tide::optim::detail

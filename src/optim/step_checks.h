@@ -22,4 +22,17 @@ void check_state(const Tensor& t, const Tensor& param, const char* where, const 
 /// its device's current stream, before the step that reads it).
 inline Tensor contiguous_operand(const Tensor& t) { return t.is_contiguous() ? t : t.contiguous(); }
 
+/// `launch(p)` with p the parameter itself when it is contiguous, else a contiguous copy that
+/// is written back after (Note [Fused optimizer steps] in optim/sgd_step.h).
+template <class Launch>
+void update_contiguous(Tensor& param, Launch&& launch) {
+  if (param.is_contiguous()) {
+    launch(param);
+    return;
+  }
+  const Tensor p = param.contiguous();
+  launch(p);
+  param.copy_(p);
+}
+
 }  // namespace tide::optim::detail

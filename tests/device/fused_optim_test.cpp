@@ -1,5 +1,6 @@
-// The fused optimizer steps on every cuda device: libtorch's trajectories (the goldens of
-// tests/optim/trajectory_vs_libtorch_test.cpp) give the cpu's parameters after every step
+// The fused optimizer steps on every cuda device: libtorch's and torch's trajectories (the
+// goldens of tests/optim/trajectory_vs_libtorch_test.cpp and trajectory_vs_torch_test.cpp)
+// give the cpu's parameters after every step
 // (test::matches_cpu: bit for bit on simulated GPUs); a step is one launch on the parameter's
 // device's current stream, whatever device is current, and returns before it runs; gradient
 // and state must live on the parameter's device; a step that runs out of memory changes
@@ -24,18 +25,24 @@
 
 using namespace tide;
 using ::testing::HasSubstr;
+using optim::AdagradOptions;
 using optim::AdamOptions;
+using optim::AdamWOptions;
+using optim::RMSpropOptions;
 using optim::SGDOptions;
+using optim::detail::adagrad_step_;
 using optim::detail::adam_step_;
+using optim::detail::adamw_step_;
+using optim::detail::rmsprop_step_;
 using optim::detail::sgd_step_;
 using test::cuda_device;
 using test::error_of;
 using test::other_device;
 
-TEST(FusedOptim, LibtorchTrajectoriesOnEveryDeviceMatchTheCpusStepByStep) {
-  TIDE_REQUIRE_DEVICES(1);
-  const std::vector<test::Golden> goldens = test::load_goldens("optim_goldens.json");
-  ASSERT_GE(goldens.size(), 22u);
+namespace {
+
+/// Every golden's trajectory on every cuda device equals the cpu's, step by step.
+void expect_trajectories_match_the_cpus(const std::vector<test::Golden>& goldens) {
   for (const test::Golden& golden : goldens) {
     SCOPED_TRACE(golden.name);
     const std::vector<Tensor> expected = test::run_trajectory(golden, Device(kCPU));
@@ -56,6 +63,47 @@ TEST(FusedOptim, LibtorchTrajectoriesOnEveryDeviceMatchTheCpusStepByStep) {
   }
 }
 
+}  // namespace
+
+TEST(FusedOptim, LibtorchTrajectoriesOnEveryDeviceMatchTheCpusStepByStep) {
+  TIDE_REQUIRE_DEVICES(1);
+  const std::vector<test::Golden> goldens = test::load_goldens("optim_goldens.json");
+  ASSERT_GE(goldens.size(), 22u);
+  expect_trajectories_match_the_cpus(goldens);
+}
+
+TEST(FusedOptim, TorchTrajectoriesOfAdamWRmspropAndAdagradOnEveryDeviceMatchTheCpus) {
+  TIDE_REQUIRE_DEVICES(1);
+  std::vector<test::Golden> goldens;
+  for (test::Golden& g : test::load_goldens("optim_torch_goldens.json")) {
+    if (g.spec.at("kind") == "optimizer") goldens.push_back(std::move(g));
+  }
+  ASSERT_GE(goldens.size(), 28u);
+  expect_trajectories_match_the_cpus(goldens);
+}
+
+TEST(FusedOptim, StateLoadedOntoADeviceParameterMovesThereAndStepsAsOnTheCpu) {
+  TIDE_REQUIRE_DEVICES(1);
+  const Device dev = cuda_device(cuda::device_count() - 1);
+  Tensor w = arange(1, 7).to(kFloat32).requires_grad_();
+  optim::RMSprop cpu_opt({w}, RMSpropOptions(0.1).momentum(0.5));
+  w.mutable_grad() = ones({6});
+  cpu_opt.step();
+  Tensor v = w.detach().to(dev).requires_grad_();
+  optim::RMSprop dev_opt({v}, RMSpropOptions(0.1).momentum(0.5));
+  dev_opt.load_param_state(0, cpu_opt.param_state(0));  // cpu tensors
+  for (const auto& [name, t] : dev_opt.param_state(0)) {
+    if (name != "step") {
+      EXPECT_EQ(t.device(), dev) << name;
+    }
+  }
+  EXPECT_EQ(dev_opt.param_state(0).front().second.device(), Device(kCPU)) << "step stays, as torch's";
+  cpu_opt.step();
+  v.mutable_grad() = ones({6}, TensorOptions(dev));
+  dev_opt.step();
+  EXPECT_TRUE(test::matches_cpu(w.detach(), v.detach()));
+}
+
 TEST(FusedOptim, SixteenBitStepsOnEveryDeviceMatchTheCpus) {
   TIDE_REQUIRE_DEVICES(1);
   manual_seed(21);
@@ -66,6 +114,9 @@ TEST(FusedOptim, SixteenBitStepsOnEveryDeviceMatchTheCpus) {
     Tensor p = p0.clone(), buf = s0.clone(), m = s0.clone(), v = s0.clone(), vm = s0.clone();
     sgd_step_(p, g, buf, SGDOptions(0.1).momentum(0.9).nesterov(true), false);
     adam_step_(p, g, m, v, vm, 2, AdamOptions(0.01).amsgrad(true).weight_decay(0.1));
+    adamw_step_(p, g, m, v, vm, 3, AdamWOptions(0.01).amsgrad(true).weight_decay(0.1));
+    rmsprop_step_(p, g, v, m, buf, RMSpropOptions(0.01).momentum(0.5));
+    adagrad_step_(p, g, vm, 2, AdagradOptions(0.1).lr_decay(0.1).weight_decay(0.1));
     for (int d = 0; d < cuda::device_count(); ++d) {
       SCOPED_TRACE("on cuda:" + std::to_string(d));
       const Device dev = cuda_device(d);
@@ -74,6 +125,9 @@ TEST(FusedOptim, SixteenBitStepsOnEveryDeviceMatchTheCpus) {
       const Tensor dg = g.to(dev);
       sgd_step_(dp, dg, dbuf, SGDOptions(0.1).momentum(0.9).nesterov(true), false);
       adam_step_(dp, dg, dm, dv, dvm, 2, AdamOptions(0.01).amsgrad(true).weight_decay(0.1));
+      adamw_step_(dp, dg, dm, dv, dvm, 3, AdamWOptions(0.01).amsgrad(true).weight_decay(0.1));
+      rmsprop_step_(dp, dg, dv, dm, dbuf, RMSpropOptions(0.01).momentum(0.5));
+      adagrad_step_(dp, dg, dvm, 2, AdagradOptions(0.1).lr_decay(0.1).weight_decay(0.1));
       EXPECT_TRUE(test::matches_cpu(p, dp));
       EXPECT_TRUE(test::matches_cpu(buf, dbuf));
       EXPECT_TRUE(test::matches_cpu(m, dm));
@@ -107,6 +161,15 @@ TEST(FusedOptim, AStepIsOneLaunchOnTheParametersCurrentStreamAndReturnsBeforeItR
     before = test::sim_last_enqueued(side);
     adam_step_(p, g, m, v, vm, 1, AdamOptions(0.1).amsgrad(true));
     EXPECT_EQ(test::sim_last_enqueued(side), before + 1) << "Adam: one launch, on the side stream";
+    before = test::sim_last_enqueued(side);
+    adamw_step_(p, g, m, v, vm, 2, AdamWOptions(0.1).amsgrad(true));
+    EXPECT_EQ(test::sim_last_enqueued(side), before + 1) << "AdamW: one launch, on the side stream";
+    before = test::sim_last_enqueued(side);
+    rmsprop_step_(p, g, v, m, buf, RMSpropOptions(0.1).momentum(0.9));
+    EXPECT_EQ(test::sim_last_enqueued(side), before + 1) << "RMSprop: one launch, on the side stream";
+    before = test::sim_last_enqueued(side);
+    adagrad_step_(p, g, vm, 1, AdagradOptions(0.1));
+    EXPECT_EQ(test::sim_last_enqueued(side), before + 1) << "Adagrad: one launch, on the side stream";
     EXPECT_FALSE(side.query()) << "the steps wait behind the held stream";
     EXPECT_TRUE(guard.done()) << "a step must not wait for its stream";
   }
@@ -116,6 +179,9 @@ TEST(FusedOptim, AStepIsOneLaunchOnTheParametersCurrentStreamAndReturnsBeforeItR
          cvm = zeros_like(cp);
   sgd_step_(cp, g0, cbuf, SGDOptions(0.1).momentum(0.9), true);
   adam_step_(cp, g0, cm, cv, cvm, 1, AdamOptions(0.1).amsgrad(true));
+  adamw_step_(cp, g0, cm, cv, cvm, 2, AdamWOptions(0.1).amsgrad(true));
+  rmsprop_step_(cp, g0, cv, cm, cbuf, RMSpropOptions(0.1).momentum(0.9));
+  adagrad_step_(cp, g0, cvm, 1, AdagradOptions(0.1));
   EXPECT_TRUE(test::matches_cpu(cp, p));  // read back on the side stream, where it ran
   EXPECT_TRUE(test::matches_cpu(cbuf, buf));
   cuda::set_stream(cuda::default_stream(d));
@@ -213,5 +279,27 @@ TEST(FusedOptim, AnAdamStepThatRunsOutOfMemoryChangesNothingAndCanBeRetried) {
   TIDE_REQUIRE_DEVICES(1);
   expect_all_or_nothing([](std::vector<Tensor> params) {
     return std::make_unique<optim::Adam>(std::move(params), AdamOptions(0.1).amsgrad(true));
+  });
+}
+
+TEST(FusedOptim, AnAdamWStepThatRunsOutOfMemoryChangesNothingAndCanBeRetried) {
+  TIDE_REQUIRE_DEVICES(1);
+  expect_all_or_nothing([](std::vector<Tensor> params) {
+    return std::make_unique<optim::AdamW>(std::move(params), AdamWOptions(0.1).amsgrad(true));
+  });
+}
+
+TEST(FusedOptim, AnRmspropStepThatRunsOutOfMemoryChangesNothingAndCanBeRetried) {
+  TIDE_REQUIRE_DEVICES(1);
+  expect_all_or_nothing([](std::vector<Tensor> params) {
+    return std::make_unique<optim::RMSprop>(std::move(params),
+                                            RMSpropOptions(0.1).momentum(0.9).centered(true));
+  });
+}
+
+TEST(FusedOptim, AnAdagradStepThatRunsOutOfMemoryChangesNothingAndCanBeRetried) {
+  TIDE_REQUIRE_DEVICES(1);
+  expect_all_or_nothing([](std::vector<Tensor> params) {
+    return std::make_unique<optim::Adagrad>(std::move(params), AdagradOptions(0.1).lr_decay(0.1));
   });
 }

@@ -16,33 +16,13 @@
 
 using namespace tide;
 using test::Golden;
+using test::close_to_golden;
 
 namespace {
 
 const std::vector<Golden>& goldens() {
   static const std::vector<Golden> all = test::load_goldens("optim_goldens.json");
   return all;
-}
-
-/// Close within the dtype's rounding over 10 steps: the two sides round the same operations
-/// the same way, except where ATen's vectorized loops fuse a multiply-add and the matmul sums
-/// in another order (Note [Fused optimizer arithmetic]).
-::testing::AssertionResult close_to_golden(const Tensor& got, const nlohmann::json& expected) {
-  const Tensor want = test::tensor_from_json(expected);
-  if (got.dtype() != want.dtype() || got.sizes() != want.sizes()) {
-    return ::testing::AssertionFailure() << "dtype or shape differs: " << got.str();
-  }
-  const bool f64 = got.dtype() == kFloat64;
-  const double rtol = f64 ? 1e-12 : 1e-5, atol = f64 ? 1e-14 : 1e-6;
-  const std::vector<double> a = got.cpu().to(kFloat64).tolist<double>();
-  const std::vector<double> e = want.to(kFloat64).tolist<double>();
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!(std::abs(a[i] - e[i]) <= atol + rtol * std::abs(e[i]))) {
-      return ::testing::AssertionFailure() << "element " << i << " is " << a[i]
-                                           << ", libtorch has " << e[i];
-    }
-  }
-  return ::testing::AssertionSuccess();
 }
 
 class TrajectoryVsLibtorch : public ::testing::TestWithParam<Golden> {};
@@ -65,22 +45,12 @@ TEST(TrajectoryVsLibtorchGoldens, CoverEveryOptimizerCaseInBothDtypes) {
 
 TEST_P(TrajectoryVsLibtorch, FusedStepsFollowLibtorchsTrajectoryOnCpu) {
   const Golden& golden = GetParam();
-  const std::vector<Tensor> got = test::run_trajectory(golden, Device(kCPU));
-  const nlohmann::json& expected = golden.spec.at("trajectory");
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t step = 0; step < got.size(); ++step) {
-    EXPECT_TRUE(close_to_golden(got[step], expected[step])) << "after step " << step + 1;
-  }
+  test::expect_golden_trajectory(test::run_trajectory(golden, Device(kCPU)), golden);
 }
 
 TEST_P(TrajectoryVsLibtorch, OptimizersWithAutogradFollowLibtorchsTrajectoryOnCpu) {
   const Golden& golden = GetParam();
-  const std::vector<Tensor> got = test::run_trajectory_with_optimizer(golden, Device(kCPU));
-  const nlohmann::json& expected = golden.spec.at("trajectory");
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t step = 0; step < got.size(); ++step) {
-    EXPECT_TRUE(close_to_golden(got[step], expected[step])) << "after step " << step + 1;
-  }
+  test::expect_golden_trajectory(test::run_trajectory_with_optimizer(golden, Device(kCPU)), golden);
 }
 
 TEST(TrajectoryVsLibtorchGoldens, LeaveTheGoldenWhenAnyOptionTheySetIsReset) {

@@ -9,6 +9,14 @@
 
 namespace tide::optim {
 
+namespace detail {
+/// One parameter's Adam or AdamW state: created (zeros) at its first step.
+struct AdamParamState {
+  int64_t step = 0;
+  Tensor exp_avg, exp_avg_sq, max_exp_avg_sq;
+};
+}  // namespace detail
+
 class Adam : public Optimizer {
  public:
   /// Adam opt(model.parameters(), AdamOptions(1e-3).betas({0.9, 0.999})); options checked here.
@@ -16,15 +24,13 @@ class Adam : public Optimizer {
   void step() override;
   const AdamOptions& options() const { return options_; }
   AdamOptions& options() { return options_; }
+  /// "step", "exp_avg", "exp_avg_sq" and, once amsgrad has run, "max_exp_avg_sq".
+  ParamState param_state(size_t index) const override;
+  void load_param_state(size_t index, const ParamState& state) override;
 
  private:
-  /// One parameter's state: created (zeros) at its first step.
-  struct State {
-    int64_t step = 0;
-    Tensor exp_avg, exp_avg_sq, max_exp_avg_sq;
-  };
   AdamOptions options_;
-  std::vector<State> state_;  // by parameter
+  std::vector<detail::AdamParamState> state_;  // by parameter
 };
 
 }  // namespace tide::optim

@@ -1,11 +1,24 @@
 #pragma once
 // Optimizer: the parameters an optimizer updates, and the two calls a training loop makes.
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "tide/tensor.h"
 
 namespace tide::optim {
+
+/// Note [Optimizer state in torch's layout]: one parameter's state as torch's
+/// Optimizer.state_dict() holds it — named tensors, with torch's names, in torch's order
+/// ("step", "exp_avg", "exp_avg_sq", ...) — so Python's state_dict() is built from it without
+/// knowing each optimizer, and a state_dict written by torch loads here. "step" is a 0-dim
+/// float32 cpu tensor holding the parameter's step count, as torch 1.13's Adam, AdamW and
+/// Adagrad keep it (RMSprop's Python class hands torch's int). An undefined tensor is torch's
+/// None (SGD's momentum_buffer after a step without momentum). The tensors are the
+/// optimizer's own, not copies, as torch's state_dict() returns its state. Who owns the state
+/// stays the C++ optimizer's: Python reads and replaces it through these two calls.
+using ParamState = std::vector<std::pair<std::string, Tensor>>;
 
 /// Note [Optimizers hold parameters]: an optimizer keeps handles to its parameters — the same
 /// tensors as the module's — so a module moved in place (module.cuda(), through set_data) is
@@ -38,6 +51,16 @@ class Optimizer {
   virtual void step() = 0;
   /// The parameters, in the order given.
   const std::vector<Tensor>& parameters() const { return params_; }
+
+  /// Parameter `index`'s state (Note [Optimizer state in torch's layout]); empty before its
+  /// first step (Adagrad's, made by its constructor as torch's, excepted).
+  virtual ParamState param_state(size_t index) const = 0;
+  /// Replaces parameter `index`'s state with `state` in the same layout (load_state_dict):
+  /// its tensors are copied onto the parameter's device and dtype ("step"'s value is read);
+  /// an empty state means "not stepped yet". Raises tide::Error, changing nothing, for an index
+  /// out of range, an entry this optimizer does not know or lacks, or a tensor whose shape is
+  /// not the parameter's.
+  virtual void load_param_state(size_t index, const ParamState& state) = 0;
 
  protected:
   /// Raises tide::Error, naming `where`, for an empty list or a parameter that is undefined,

@@ -17,10 +17,15 @@ class SGD : public Optimizer {
   const SGDOptions& options() const { return options_; }
   /// Changing the options (a learning-rate schedule) applies from the next step.
   SGDOptions& options() { return options_; }
+  /// After the parameter's first step, "momentum_buffer": its buffer, or an undefined tensor
+  /// (torch's None) while momentum is 0.
+  ParamState param_state(size_t index) const override;
+  void load_param_state(size_t index, const ParamState& state) override;
 
  private:
   SGDOptions options_;
   std::vector<Tensor> momentum_buffers_;  // by parameter; undefined before its first step
+  std::vector<bool> stepped_;             // by parameter: has it had a step (torch's state)?
 };
 
 }  // namespace tide::optim

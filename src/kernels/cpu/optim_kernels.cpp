@@ -44,6 +44,24 @@ void adam_loop(T* param, const T* grad, T* exp_avg, T* exp_avg_sq, T* max_exp_av
   });
 }
 
+template <class T>
+void rmsprop_loop(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, int64_t n,
+                  const RmspropUpdate<compute_t<T>>& update) {
+  parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      rmsprop_element(i, param, grad, square_avg, grad_avg, buf, update);
+    }
+  });
+}
+
+template <class T>
+void adagrad_loop(T* param, const T* grad, T* sum, int64_t n,
+                  const AdagradUpdate<compute_t<T>>& update) {
+  parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) adagrad_element(i, param, grad, sum, update);
+  });
+}
+
 }  // namespace
 
 void sgd_kernel(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
@@ -78,6 +96,33 @@ void adam_kernel(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
     } else {
       TIDE_INTERNAL_ASSERT(false, "adam_kernel needs a floating parameter");
     }
+  });
+}
+
+void rmsprop_kernel(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                    const Tensor& grad_avg, const Tensor& momentum_buffer,
+                    const RmspropHyper& hyper) {
+  TIDE_INTERNAL_ASSERT(dense(param) && dense(grad) && dense(square_avg));
+  TIDE_INTERNAL_ASSERT(!hyper.centered || dense(grad_avg));
+  TIDE_INTERNAL_ASSERT(hyper.momentum <= 0 || dense(momentum_buffer));
+  dispatch_floating(param.dtype(), "rmsprop_kernel", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    rmsprop_loop<T>(static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+                    static_cast<T*>(square_avg.raw_data()),
+                    hyper.centered ? data_or_null<T>(grad_avg) : nullptr,
+                    hyper.momentum > 0 ? data_or_null<T>(momentum_buffer) : nullptr,
+                    param.numel(), RmspropUpdate<compute_t<T>>::from(hyper));
+  });
+}
+
+void adagrad_kernel(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                    const AdagradHyper& hyper) {
+  TIDE_INTERNAL_ASSERT(dense(param) && dense(grad) && dense(sum));
+  dispatch_floating(param.dtype(), "adagrad_kernel", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    adagrad_loop<T>(static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+                    static_cast<T*>(sum.raw_data()), param.numel(),
+                    AdagradUpdate<compute_t<T>>::from(hyper));
   });
 }
 

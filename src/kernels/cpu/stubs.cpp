@@ -58,6 +58,10 @@ decltype(gemm_stub) gemm_stub{&gemm};
 decltype(sgd_stub) sgd_stub{&sgd_kernel, nullptr, 0b101};
 // (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq): all but grad are written.
 decltype(adam_stub) adam_stub{&adam_kernel, nullptr, 0b11101};
+// (param, grad, square_avg, grad_avg, momentum_buffer): all but grad are written.
+decltype(rmsprop_stub) rmsprop_stub{&rmsprop_kernel, nullptr, 0b11101};
+// (param, grad, sum): all but grad are written.
+decltype(adagrad_stub) adagrad_stub{&adagrad_kernel, nullptr, 0b101};
 decltype(uniform_stub) uniform_stub{&uniform_kernel};
 decltype(normal_stub) normal_stub{&normal_kernel};
 decltype(randint_stub) randint_stub{&randint_kernel};
@@ -84,7 +88,9 @@ std::vector<StubInfo> all_stubs() {
           {"normal", normal_stub.cuda != nullptr},
           {"randint", randint_stub.cuda != nullptr},
           {"sgd_step", sgd_stub.cuda != nullptr},
-          {"adam_step", adam_stub.cuda != nullptr}};
+          {"adam_step", adam_stub.cuda != nullptr},
+          {"rmsprop_step", rmsprop_stub.cuda != nullptr},
+          {"adagrad_step", adagrad_stub.cuda != nullptr}};
 }
 
 }  // namespace tide::kernels

@@ -1,4 +1,5 @@
-// GPU launchers of the fused optimizer steps (sgd_stub, adam_stub) and their registration:
+// GPU launchers of the fused optimizer steps (sgd_stub, adam_stub, which AdamW shares,
+// rmsprop_stub, adagrad_stub) and their registration:
 // the cpu's loops (kernels/cpu/optim_kernels.cpp) with the same element rule
 // (kernels/optim_functors.h), so a GPU step gives the cpu's numbers (--fmad=false keeps the
 // multiply-adds unfused on both sides).
@@ -61,6 +62,26 @@ __global__ void __launch_bounds__(kOptimThreads)
 }
 
 template <class T>
+__global__ void __launch_bounds__(kOptimThreads)
+    rmsprop_step_kernel(T* param, const T* grad, T* square_avg, T* grad_avg, T* buf, int64_t n,
+                        kernels::RmspropUpdate<compute_t<T>> update) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    kernels::rmsprop_element(i, param, grad, square_avg, grad_avg, buf, update);
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kOptimThreads)
+    adagrad_step_kernel(T* param, const T* grad, T* sum, int64_t n,
+                        kernels::AdagradUpdate<compute_t<T>> update) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    kernels::adagrad_element(i, param, grad, sum, update);
+  }
+}
+
+template <class T>
 T* data_or_null(const Tensor& t) {
   return t.defined() ? static_cast<T*>(t.raw_data()) : nullptr;
 }
@@ -117,11 +138,50 @@ void adam_cuda(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
   TIDE_CUDA_CHECK(cudaGetLastError());
 }
 
+void rmsprop_cuda(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                  const Tensor& grad_avg, const Tensor& momentum_buffer,
+                  const kernels::RmspropHyper& hyper) {
+  TIDE_INTERNAL_ASSERT(kernels::dense(param) && kernels::dense(grad) &&
+                       kernels::dense(square_avg));
+  TIDE_INTERNAL_ASSERT(!hyper.centered || kernels::dense(grad_avg));
+  TIDE_INTERNAL_ASSERT(hyper.momentum <= 0 || kernels::dense(momentum_buffer));
+  const int64_t n = param.numel();
+  if (n == 0) return;
+  const LaunchContext& ctx = current_launch();
+  kernels::dispatch_floating(param.dtype(), "rmsprop_cuda", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    rmsprop_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
+        static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+        static_cast<T*>(square_avg.raw_data()),
+        hyper.centered ? data_or_null<T>(grad_avg) : nullptr,
+        hyper.momentum > 0 ? data_or_null<T>(momentum_buffer) : nullptr, n,
+        kernels::RmspropUpdate<compute_t<T>>::from(hyper));
+  });
+  TIDE_CUDA_CHECK(cudaGetLastError());
+}
+
+void adagrad_cuda(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                  const kernels::AdagradHyper& hyper) {
+  TIDE_INTERNAL_ASSERT(kernels::dense(param) && kernels::dense(grad) && kernels::dense(sum));
+  const int64_t n = param.numel();
+  if (n == 0) return;
+  const LaunchContext& ctx = current_launch();
+  kernels::dispatch_floating(param.dtype(), "adagrad_cuda", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    adagrad_step_kernel<T><<<optim_grid(n, ctx), kOptimThreads, 0, ctx.stream>>>(
+        static_cast<T*>(param.raw_data()), static_cast<const T*>(grad.raw_data()),
+        static_cast<T*>(sum.raw_data()), n, kernels::AdagradUpdate<compute_t<T>>::from(hyper));
+  });
+  TIDE_CUDA_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
 void register_optim_kernels() {
   kernels::sgd_stub.cuda = &sgd_cuda;
   kernels::adam_stub.cuda = &adam_cuda;
+  kernels::rmsprop_stub.cuda = &rmsprop_cuda;
+  kernels::adagrad_stub.cuda = &adagrad_cuda;
 }
 
 }  // namespace tide::kernels::cuda

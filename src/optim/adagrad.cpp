@@ -1,0 +1,49 @@
+#include "tide/optim/adagrad.h"
+
+#include "optim/adagrad_step.h"
+#include "optim/param_state.h"
+#include "optim/state_placement.h"
+#include "optim/step_loop.h"
+#include "tide/error.h"
+#include "tide/factories.h"
+
+namespace tide::optim {
+
+Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
+    : Optimizer(std::move(params), "optim::Adagrad"), options_(options) {
+  options_.validate();
+  state_.reserve(params_.size());
+  for (const Tensor& p : params_) {
+    state_.push_back(State{0, full(p.sizes(), options_.initial_accumulator_value(), p.options())});
+  }
+}
+
+void Adagrad::step() {
+  options_.validate();
+  detail::step_all_or_nothing(
+      params_, state_, "optim::Adagrad::step",
+      [&](const Tensor& p, State& s) { detail::follow_parameter(s.sum, p); },
+      [&](Tensor& p, const Tensor& grad, State& s) {
+        detail::adagrad_step_(p, grad, s.sum, s.step + 1, options_);
+        ++s.step;
+      });
+}
+
+ParamState Adagrad::param_state(size_t index) const {
+  detail::check_param_index(index, params_.size(), "optim::Adagrad::param_state");
+  const State& s = state_[index];
+  return {{"step", detail::step_tensor(s.step)}, {"sum", s.sum}};
+}
+
+void Adagrad::load_param_state(size_t index, const ParamState& state) {
+  const char* where = "optim::Adagrad::load_param_state";
+  detail::check_param_index(index, params_.size(), where);
+  const detail::LoadedState loaded(state, {"step", "sum"}, where);
+  TIDE_CHECK(!loaded.empty(), "[", where, "] expected 'step' and 'sum' entries, found an empty "
+             "state; Adagrad's state exists from construction on (torch's layout)");
+  State s{loaded.step(), loaded.tensor("sum", params_[index])};
+  TIDE_CHECK(s.sum.defined(), "[", where, "] expected a tensor for 'sum', found None");
+  state_[index] = std::move(s);
+}
+
+}  // namespace tide::optim

@@ -1,0 +1,30 @@
+#include "tide/optim/adamw.h"
+
+#include "optim/adam_family.h"
+#include "optim/param_state.h"
+
+namespace tide::optim {
+
+AdamW::AdamW(std::vector<Tensor> params, AdamWOptions options)
+    : Optimizer(std::move(params), "optim::AdamW"), options_(options) {
+  options_.validate();
+  state_.resize(params_.size());
+}
+
+void AdamW::step() {
+  options_.validate();
+  detail::adam_family_step(params_, state_, detail::adam_hyper(options_, true), "optim::AdamW::step");
+}
+
+ParamState AdamW::param_state(size_t index) const {
+  detail::check_param_index(index, params_.size(), "optim::AdamW::param_state");
+  return detail::adam_param_state(state_[index]);
+}
+
+void AdamW::load_param_state(size_t index, const ParamState& state) {
+  const char* where = "optim::AdamW::load_param_state";
+  detail::check_param_index(index, params_.size(), where);
+  state_[index] = detail::adam_loaded_state(state, params_[index], where);
+}
+
+}  // namespace tide::optim
