@@ -12,49 +12,51 @@
 
 namespace tide {
 
-// elementwise
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor add(const Tensor& a, Scalar b, Scalar alpha = 1);
-Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha = 1);
-Tensor mul(const Tensor& a, const Tensor& b);
-Tensor mul(const Tensor& a, Scalar b);
-Tensor div(const Tensor& a, const Tensor& b);
-Tensor div(const Tensor& a, Scalar b);
-/// Out variants write into a preallocated `out` of the broadcast shape and result dtype.
-Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b);
-Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b);
-Tensor pow(const Tensor& a, const Tensor& exponent);
-Tensor pow(const Tensor& a, Scalar exponent);
-Tensor pow(Scalar a, const Tensor& exponent);
-Tensor maximum(const Tensor& a, const Tensor& b);
-Tensor minimum(const Tensor& a, const Tensor& b);
-Tensor eq(const Tensor& a, const Tensor& b);
-Tensor ne(const Tensor& a, const Tensor& b);
-Tensor lt(const Tensor& a, const Tensor& b);
-Tensor le(const Tensor& a, const Tensor& b);
-Tensor gt(const Tensor& a, const Tensor& b);
-Tensor ge(const Tensor& a, const Tensor& b);
-Tensor eq(const Tensor& a, Scalar b);
-Tensor ne(const Tensor& a, Scalar b);
-Tensor lt(const Tensor& a, Scalar b);
-Tensor le(const Tensor& a, Scalar b);
-Tensor gt(const Tensor& a, Scalar b);
-Tensor ge(const Tensor& a, Scalar b);
+// elementwise: the ops of the op table (src/ops/ops.yaml; the out variants write into a
+// preallocated `out` of the broadcast shape and result dtype), then where and clamp
+// @generated begin function-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor neg(const Tensor& self);
+Tensor abs(const Tensor& self);
+Tensor exp(const Tensor& self);
+Tensor log(const Tensor& self);
+Tensor sqrt(const Tensor& self);
+Tensor relu(const Tensor& self);
+Tensor sigmoid(const Tensor& self);
+Tensor tanh(const Tensor& self);
+Tensor add(const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor add(const Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor sub(const Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor mul(const Tensor& self, const Tensor& other);
+Tensor mul(const Tensor& self, Scalar other);
+Tensor div(const Tensor& self, const Tensor& other);
+Tensor div(const Tensor& self, Scalar other);
+Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor pow(const Tensor& self, const Tensor& exponent);
+Tensor pow(const Tensor& self, Scalar exponent);
+Tensor pow(Scalar self, const Tensor& exponent);
+Tensor maximum(const Tensor& self, const Tensor& other);
+Tensor minimum(const Tensor& self, const Tensor& other);
+Tensor eq(const Tensor& self, const Tensor& other);
+Tensor eq(const Tensor& self, Scalar other);
+Tensor ne(const Tensor& self, const Tensor& other);
+Tensor ne(const Tensor& self, Scalar other);
+Tensor lt(const Tensor& self, const Tensor& other);
+Tensor lt(const Tensor& self, Scalar other);
+Tensor le(const Tensor& self, const Tensor& other);
+Tensor le(const Tensor& self, Scalar other);
+Tensor gt(const Tensor& self, const Tensor& other);
+Tensor gt(const Tensor& self, Scalar other);
+Tensor ge(const Tensor& self, const Tensor& other);
+Tensor ge(const Tensor& self, Scalar other);
+// @generated end function-declarations
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
 Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
 Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
 Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
-Tensor neg(const Tensor& a);
-Tensor abs(const Tensor& a);
-Tensor exp(const Tensor& a);
-Tensor log(const Tensor& a);
-Tensor sqrt(const Tensor& a);
-Tensor relu(const Tensor& a);
-Tensor sigmoid(const Tensor& a);
-Tensor tanh(const Tensor& a);
 
 // reductions
 Tensor sum(const Tensor& a, std::optional<Dtype> dtype = std::nullopt);

@@ -212,7 +212,17 @@ class Tensor {
   std::vector<Tensor> split(std::vector<int64_t> split_sizes, int64_t dim = 0) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
 
-  // ---- elementwise math (broadcasting, torch's type promotion)
+  // ---- elementwise math (broadcasting, torch's type promotion): the op table's, then where
+  // and clamp
+  // @generated begin method-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+  Tensor neg() const;
+  Tensor abs() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor relu() const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
   Tensor add(const Tensor& other, Scalar alpha = 1) const;
   Tensor add(Scalar other, Scalar alpha = 1) const;
   Tensor sub(const Tensor& other, Scalar alpha = 1) const;
@@ -221,6 +231,10 @@ class Tensor {
   Tensor mul(Scalar other) const;
   Tensor div(const Tensor& other) const;
   Tensor div(Scalar other) const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(Scalar exponent) const;
+  Tensor maximum(const Tensor& other) const;
+  Tensor minimum(const Tensor& other) const;
   Tensor& add_(const Tensor& other, Scalar alpha = 1);
   Tensor& add_(Scalar other, Scalar alpha = 1);
   Tensor& sub_(const Tensor& other, Scalar alpha = 1);
@@ -229,10 +243,6 @@ class Tensor {
   Tensor& mul_(Scalar other);
   Tensor& div_(const Tensor& other);
   Tensor& div_(Scalar other);
-  Tensor pow(const Tensor& exponent) const;
-  Tensor pow(Scalar exponent) const;
-  Tensor maximum(const Tensor& other) const;
-  Tensor minimum(const Tensor& other) const;
   Tensor eq(const Tensor& other) const;
   Tensor eq(Scalar other) const;
   Tensor ne(const Tensor& other) const;
@@ -245,16 +255,9 @@ class Tensor {
   Tensor gt(Scalar other) const;
   Tensor ge(const Tensor& other) const;
   Tensor ge(Scalar other) const;
+  // @generated end method-declarations
   Tensor where(const Tensor& condition, const Tensor& other) const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
-  Tensor neg() const;
-  Tensor abs() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor sqrt() const;
-  Tensor relu() const;
-  Tensor sigmoid() const;
-  Tensor tanh() const;
 
   // ---- reductions
   Tensor sum(std::optional<Dtype> dtype = std::nullopt) const;

@@ -16,11 +16,16 @@
 // front end with grad mode off (so the hook does not fire again and the forward result is
 // bit-identical to an unrecorded call), then records the node with its derivative. Ops built
 // from other ops (cross_entropy, stack, chunk, flatten, ...) need no hook: their parts record.
+// The ops of the op table (src/ops/ops.yaml) no longer carry the line by hand: the generator
+// writes it into their front ends as the op entry, detail::op_intercepted (Note [Op entry] in
+// ops/op_entry.h), which reads grad mode from the same mode word as recording() below; the
+// families not yet in the table still call recording() themselves.
 
 #include <optional>
 #include <tuple>
 #include <vector>
 
+#include "ops/op_entry.h"
 #include "tide/autograd.h"
 #include "tide/macros.h"
 #include "tide/ops.h"
@@ -28,20 +33,13 @@
 
 namespace tide::autograd {
 
-/// Whether autograd must look at `t`: it has metadata, or it is a view of a tensor that has
-/// (whose history the view may have to replay, Note [Views and in-place ops]).
-inline bool has_meta(const Tensor& t) {
-  const TensorImpl* impl = t.impl();
-  if (impl == nullptr) return false;
-  if (impl->autograd != nullptr) return true;
-  const TensorImpl* base = impl->view_base.get();
-  return base != nullptr && base->autograd != nullptr;
-}
+/// Whether autograd must look at `t` (Note [Op entry]).
+inline bool has_meta(const Tensor& t) { return detail::has_autograd_meta(t); }
 
 /// Whether an op with these operands must go through autograd (see the Note above).
 template <class... T>
 inline bool recording(const T&... operands) {
-  return (has_meta(operands) || ...) && GradMode::is_enabled();
+  return (has_meta(operands) || ...) && (detail::op_mode_word & detail::kGradRecordingMode) != 0;
 }
 inline bool recording_list(const std::vector<Tensor>& operands) {
   for (const Tensor& t : operands) {
@@ -52,36 +50,31 @@ inline bool recording_list(const std::vector<Tensor>& operands) {
 
 namespace traced {
 
-// elementwise
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);
-Tensor add(const Tensor& a, Scalar b, Scalar alpha);
-Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha);
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha);
-Tensor mul(const Tensor& a, const Tensor& b);
-Tensor mul(const Tensor& a, Scalar b);
-Tensor div(const Tensor& a, const Tensor& b);
-Tensor div(const Tensor& a, Scalar b);
+// the op table's differentiable ops (their derivatives: traced_elementwise.cpp, traced_inplace.cpp)
+// @generated begin traced-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor neg(const Tensor& self);
+Tensor abs(const Tensor& self);
+Tensor exp(const Tensor& self);
+Tensor log(const Tensor& self);
+Tensor sqrt(const Tensor& self);
+Tensor relu(const Tensor& self);
+Tensor sigmoid(const Tensor& self);
+Tensor tanh(const Tensor& self);
+Tensor add(const Tensor& self, const Tensor& other, Scalar alpha);
+Tensor add(const Tensor& self, Scalar other, Scalar alpha);
+Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha);
+Tensor sub(const Tensor& self, Scalar other, Scalar alpha);
+Tensor mul(const Tensor& self, const Tensor& other);
+Tensor mul(const Tensor& self, Scalar other);
+Tensor div(const Tensor& self, const Tensor& other);
+Tensor div(const Tensor& self, Scalar other);
+Tensor pow(const Tensor& self, const Tensor& exponent);
+Tensor pow(const Tensor& self, Scalar exponent);
+Tensor pow(Scalar self, const Tensor& exponent);
+Tensor maximum(const Tensor& self, const Tensor& other);
+Tensor minimum(const Tensor& self, const Tensor& other);
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha);
 Tensor rdiv(const Tensor& self, Scalar other);
-Tensor pow(const Tensor& a, const Tensor& exponent);
-Tensor pow(const Tensor& a, Scalar exponent);
-Tensor pow(Scalar a, const Tensor& exponent);
-Tensor maximum(const Tensor& a, const Tensor& b);
-Tensor minimum(const Tensor& a, const Tensor& b);
-Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
-Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
-Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
-Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
-Tensor neg(const Tensor& a);
-Tensor abs(const Tensor& a);
-Tensor exp(const Tensor& a);
-Tensor log(const Tensor& a);
-Tensor sqrt(const Tensor& a);
-Tensor relu(const Tensor& a);
-Tensor sigmoid(const Tensor& a);
-Tensor tanh(const Tensor& a);
-
-// in place
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha);
 Tensor& add_(Tensor& self, Scalar other, Scalar alpha);
 Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha);
@@ -90,6 +83,15 @@ Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
+// @generated end traced-declarations
+
+// elementwise
+Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
+Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
+Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
+Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
+
+// in place
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking);
 Tensor& fill_(Tensor& self, Scalar value);
 Tensor& fill_(Tensor& self, const Tensor& value);
