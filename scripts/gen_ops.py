@@ -14,7 +14,9 @@ Two kinds of output, both checked in and readable:
   * regions inside hand-written files, between the lines
         // @generated begin <region> ...   and   // @generated end <region>
     (# for Python), where the generated lines must sit among hand-written ones: declarations in a
-    class body, the cases of a switch, a nanobind class's method chain.
+    class body, the cases of a switch, a nanobind class's method chain. Regions named after a
+    family (`function-declarations reductions`) take that family's ops: the table's top-level
+    keys.
 """
 
 import argparse
@@ -45,8 +47,11 @@ class Arg:
         "Scalar": "Scalar",
         "Scalar?": "std::optional<Scalar>",
         "int": "int64_t",
+        "int[]": "std::vector<int64_t>",
         "bool": "bool",
+        "ScalarType?": "std::optional<Dtype>",
     }
+    CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
 
     def __init__(self, text, kw_only):
         m = re.fullmatch(r"(\S+) (\w+)(?:=(\S+))?", text.strip())
@@ -69,7 +74,8 @@ class Arg:
         return self.type == "Tensor(a!)"
 
     def decl(self, defaults):
-        d = f" = {self.default}" if defaults and self.default is not None else ""
+        value = self.CPP_DEFAULTS.get(self.default, self.default)
+        d = f" = {value}" if defaults and self.default is not None else ""
         return f"{self.cpp} {self.name}{d}"
 
 
@@ -77,14 +83,17 @@ class Op:
     """One table entry."""
 
     KEYS = {"func", "variants", "plan", "kernel", "dtypes", "bool_error", "autograd", "reflected",
-            "where", "python"}
+            "where", "python", "doc", "differentiable", "traced_call"}
+    RETURNS = {"Tensor": "Tensor", "Tensor(a!)": "Tensor&",
+               "(Tensor, Tensor)": "std::tuple<Tensor, Tensor>"}
 
-    def __init__(self, entry):
+    def __init__(self, entry, family):
+        self.family = family
         unknown = set(entry) - self.KEYS
         if unknown:
             raise ValueError(f"{entry.get('func')}: unknown keys {sorted(unknown)}")
         self.entry = entry
-        m = re.fullmatch(r"(\w+)(?:\.(\w+))?\((.*)\) -> (\S+)", entry["func"])
+        m = re.fullmatch(r"(\w+)(?:\.(\w+))?\((.*)\) -> (.+)", entry["func"])
         if not m:
             raise ValueError(f"func {entry['func']!r}: expected 'name[.overload](args) -> return'")
         self.name, self.overload, args, self.returns = m.groups()
@@ -96,10 +105,12 @@ class Op:
             self.args.append(Arg(part, kw_only))
         self.variants = entry["variants"]
         self.plan = entry["plan"]
-        self.kernel = entry["kernel"]
+        self.kernel = entry.get("kernel")
         self.autograd = entry["autograd"]
         self.python = entry.get("python")
-        if self.plan not in ("unary_same", "unary_float", "binary"):
+        if self.returns not in self.RETURNS:
+            raise ValueError(f"{entry['func']}: return type must be one of {', '.join(self.RETURNS)}")
+        if self.plan not in ("unary_same", "unary_float", "binary", "explicit"):
             raise ValueError(f"{entry['func']}: unknown plan {self.plan!r}")
         if self.autograd not in ("traced", "refuse", "none"):
             raise ValueError(f"{entry['func']}: unknown autograd {self.autograd!r}")
@@ -124,7 +135,7 @@ class Op:
 
     @property
     def ret(self):
-        return "Tensor&" if self.returns == "Tensor(a!)" else "Tensor"
+        return self.RETURNS[self.returns]
 
     @property
     def self_arg(self):
@@ -134,9 +145,19 @@ class Op:
         return ", ".join(a.decl(defaults) for a in self.args if not (skip_self and a.name == "self"))
 
     def call_args(self, skip_self=False):
-        return ", ".join(a.name for a in self.args if not (skip_self and a.name == "self"))
+        """The arguments passed on, by-value lists moved (each call is their last use)."""
+        return ", ".join(f"std::move({a.name})" if a.type == "int[]" else a.name
+                         for a in self.args if not (skip_self and a.name == "self"))
 
     def tensors(self):
+        """The operands the op entry looks at: `differentiable`, or every tensor argument."""
+        names = self.entry.get("differentiable")
+        if names is not None:
+            unknown = set(names) - {a.name for a in self.args if a.is_tensor}
+            if unknown:
+                raise ValueError(f"{self.entry['func']}: differentiable names no tensor "
+                                 f"argument {sorted(unknown)}")
+            return ", ".join(names)
         return ", ".join(a.name for a in self.args if a.is_tensor)
 
     def has(self, name):
@@ -144,8 +165,14 @@ class Op:
 
 
 def load_table(root):
+    """The table's ops, in order; each knows its family (the table's top-level keys)."""
     with open(os.path.join(root, TABLE)) as f:
-        return [Op(e) for e in yaml.safe_load(f)]
+        table = yaml.safe_load(f)
+    return [Op(entry, family) for family, entries in table.items() for entry in entries]
+
+
+def families(ops):
+    return unique(op.family for op in ops)
 
 
 def unique(items):
@@ -160,9 +187,31 @@ def unique(items):
 # ---------------------------------------------------------------- C++ declarations
 
 
+def wrapped(head, params, tail, indent="", width=100):
+    """head(params)tail on one line, or with the parameters wrapped under the parenthesis."""
+    line = f"{indent}{head}({params}){tail}"
+    if len(line) <= width:
+        return [line]
+    lines, current = [], f"{indent}{head}("
+    pad = " " * len(current)
+    for i, param in enumerate(params.split(", ")):
+        piece = param + (", " if i < len(params.split(", ")) - 1 else f"){tail}")
+        if len(current) + len(piece.rstrip()) > width and current.strip() != f"{head}(":
+            lines.append(current.rstrip())
+            current = pad
+        current += piece
+    lines.append(current)
+    return lines
+
+
 def function_declarations(ops):
-    return [f"{op.ret} {op.cpp_name}({op.params(True)});" for op in ops
-            if "function" in op.variants]
+    lines = []
+    for op in ops:
+        if "function" in op.variants:
+            doc = op.entry.get("doc")
+            lines += [f"/// {line}" for line in doc.strip().split("\n")] if doc else []
+            lines += wrapped(f"{op.ret} {op.cpp_name}", op.params(True), ";")
+    return lines
 
 
 def method_declarations(ops):
@@ -171,17 +220,24 @@ def method_declarations(ops):
         if "method" not in op.variants:
             continue
         const = "" if op.self_arg.written else " const"
-        lines.append(f"  {op.ret} {op.cpp_name}({op.params(True, skip_self=True)}){const};")
+        lines += wrapped(f"{op.ret} {op.cpp_name}", op.params(True, skip_self=True), f"{const};",
+                         indent="  ")
     return lines
 
 
 def detail_declarations(ops):
-    return [f"{op.ret} {op.cpp_name}({op.params(True)});" for op in ops if "detail" in op.variants]
+    return [line for op in ops if "detail" in op.variants
+            for line in wrapped(f"{op.ret} {op.cpp_name}", op.params(True), ";")]
 
 
 def traced_declarations(ops):
-    return [f"{op.ret} {op.cpp_name}({op.params(False)});" for op in ops
-            if op.autograd == "traced"]
+    return [line for op in ops if op.autograd == "traced" and "traced_call" not in op.entry
+            for line in wrapped(f"{op.ret} {op.cpp_name}", op.params(False), ";")]
+
+
+def plain_declarations(ops):
+    return [line for op in ops if op.plan == "explicit"
+            for line in wrapped(f"{op.ret} plain_{op.cpp_name}", op.params(False), ";")]
 
 
 def kernel_enums(ops):
@@ -241,6 +297,8 @@ def wrapped_c_string(text, indent, width=96):
 
 def plain_call(op):
     """The hand-written front end (plan) that does the work, as a C++ expression."""
+    if op.plan == "explicit":
+        return f"detail::plain_{op.cpp_name}({op.call_args()})"
     where = c_string(op.where)
     if op.plan == "unary_same":
         bool_error = op.entry.get("bool_error")
@@ -262,11 +320,12 @@ def plain_call(op):
 
 
 def front_end(op):
-    lines = [f"{op.ret} {op.cpp_name}({op.params(False)}) {{"]
+    lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
     tensors = op.tensors()
     if op.autograd == "traced":
         lines.append(f"  if (TIDE_UNLIKELY(detail::op_intercepted({tensors}))) {{")
-        lines.append(f"    return autograd::traced::{op.cpp_name}({op.call_args()});")
+        call = op.entry.get("traced_call", f"{op.cpp_name}({op.call_args()})")
+        lines.append(f"    return autograd::traced::{call};")
         lines.append("  }")
     elif op.autograd == "refuse":
         lines.append(f"  if (TIDE_UNLIKELY(detail::op_intercepted({tensors}))) {{")
@@ -284,11 +343,14 @@ def front_ends_file(ops):
            "// ops/op_entry.h) — one predictable branch on the plain path — then the plan that does the",
            "// work (ops/elementwise_plans.h). Ops marked `autograd: none` have nothing to apply yet.",
            "",
+           "#include <utility>",
+           "",
            '#include "autograd/hooks.h"',
            '#include "kernels/cpu/elementwise_kernels.h"',
            '#include "ops/elementwise.h"',
            '#include "ops/elementwise_plans.h"',
            '#include "ops/op_entry.h"',
+           '#include "ops/plain_front_ends.h"',
            '#include "tide/ops.h"',
            "",
            "namespace tide {",
@@ -311,6 +373,8 @@ def methods_file(ops):
            "// Tensor's methods for the ops in the table: forwards to the free function (tide/ops.h) or",
            "// the detail form (ops/elementwise.h), so each op has one front end.",
            "",
+           "#include <utility>",
+           "",
            '#include "ops/elementwise.h"',
            '#include "tide/ops.h"',
            '#include "tide/tensor.h"',
@@ -322,8 +386,10 @@ def methods_file(ops):
             continue
         const = "" if op.self_arg.written else " const"
         target = f"tide::{op.cpp_name}" if "function" in op.variants else f"detail::{op.cpp_name}"
-        args = ", ".join("*this" if a.name == "self" else a.name for a in op.args)
-        out.append(f"{op.ret} Tensor::{op.cpp_name}({op.params(False, skip_self=True)}){const} {{")
+        args = ", ".join("*this" if a.name == "self" else
+                         f"std::move({a.name})" if a.type == "int[]" else a.name for a in op.args)
+        out += wrapped(f"{op.ret} Tensor::{op.cpp_name}", op.params(False, skip_self=True),
+                       f"{const} {{")
         out.append(f"  return {target}({args});")
         out.append("}")
     out += ["", "}  // namespace tide"]
@@ -369,12 +435,14 @@ def method_forms(ops):
 
 # ---------------------------------------------------------------- outputs
 
-# (file, region or None for a whole file, generator, comment prefix)
+# (file, region or None for a whole file, generator, comment prefix). A region with {family}
+# is one region per family of the table (those with something to write).
 OUTPUTS = [
-    ("include/tide/ops.h", "function-declarations", function_declarations, "//"),
-    ("include/tide/tensor.h", "method-declarations", method_declarations, "  //"),
+    ("include/tide/ops.h", "function-declarations {family}", function_declarations, "//"),
+    ("include/tide/tensor.h", "method-declarations {family}", method_declarations, "  //"),
     ("src/ops/elementwise.h", "detail-declarations", detail_declarations, "//"),
-    ("src/autograd/hooks.h", "traced-declarations", traced_declarations, "//"),
+    ("src/ops/plain_front_ends.h", "plain-declarations", plain_declarations, "//"),
+    ("src/autograd/hooks.h", "traced-declarations {family}", traced_declarations, "//"),
     ("src/kernels/cpu/elementwise_kernels.h", "kernel-enums", kernel_enums, "//"),
     ("src/kernels/functor_select.h", "unary-functors", unary_functor_cases, "    //"),
     ("src/ops/generated_front_ends.cpp", None, front_ends_file, None),
@@ -399,15 +467,22 @@ def render(root, ops):
     """{relative path: new text} for every output."""
     result = {}
     for path, region, generate, prefix in OUTPUTS:
-        lines = generate(ops)
         if region is None:
-            result[path] = "".join(line + "\n" for line in lines)
+            result[path] = "".join(line + "\n" for line in generate(ops))
             continue
         current = result.get(path)
         if current is None:
             with open(os.path.join(root, path)) as f:
                 current = f.read()
-        result[path] = replace_region(current, path, region, lines, prefix)
+        if "{family}" in region:
+            for family in families(ops):
+                lines = generate([op for op in ops if op.family == family])
+                if lines:
+                    current = replace_region(current, path, region.format(family=family), lines,
+                                             prefix)
+        else:
+            current = replace_region(current, path, region, generate(ops), prefix)
+        result[path] = current
     return result
 
 

@@ -212,9 +212,9 @@ class Tensor {
   std::vector<Tensor> split(std::vector<int64_t> split_sizes, int64_t dim = 0) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
 
-  // ---- elementwise math (broadcasting, torch's type promotion): the op table's, then where
-  // and clamp
-  // @generated begin method-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+  // Methods between "@generated" lines come from the op table (src/ops/ops.yaml).
+  // ---- elementwise math (broadcasting, torch's type promotion)
+  // @generated begin method-declarations elementwise (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor neg() const;
   Tensor abs() const;
   Tensor exp() const;
@@ -255,11 +255,12 @@ class Tensor {
   Tensor gt(Scalar other) const;
   Tensor ge(const Tensor& other) const;
   Tensor ge(Scalar other) const;
-  // @generated end method-declarations
   Tensor where(const Tensor& condition, const Tensor& other) const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  // @generated end method-declarations elementwise
 
   // ---- reductions
+  // @generated begin method-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor sum(std::optional<Dtype> dtype = std::nullopt) const;
   Tensor sum(int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt) const;
   Tensor sum(std::vector<int64_t> dims, bool keepdim = false,
@@ -276,14 +277,19 @@ class Tensor {
   Tensor argmax(int64_t dim, bool keepdim = false) const;
   Tensor argmin() const;
   Tensor argmin(int64_t dim, bool keepdim = false) const;
+  // @generated end method-declarations reductions
 
   // ---- linear algebra and nn
+  // @generated begin method-declarations linalg (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor matmul(const Tensor& other) const;
-  Tensor mm(const Tensor& other) const;
-  Tensor bmm(const Tensor& other) const;
+  Tensor mm(const Tensor& mat2) const;
+  Tensor bmm(const Tensor& mat2) const;
   Tensor addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta = 1, Scalar alpha = 1) const;
+  // @generated end method-declarations linalg
+  // @generated begin method-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor softmax(int64_t dim) const;
   Tensor log_softmax(int64_t dim) const;
+  // @generated end method-declarations nn
 
   // ---- autograd (src/autograd; API.md "Autograd")
   /// Makes a floating-point leaf record the ops that use it, as torch's requires_grad_.

@@ -50,8 +50,8 @@ inline bool recording_list(const std::vector<Tensor>& operands) {
 
 namespace traced {
 
-// the op table's differentiable ops (their derivatives: traced_elementwise.cpp, traced_inplace.cpp)
-// @generated begin traced-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+// The op table's differentiable ops, by family (their derivatives: traced_*.cpp).
+// @generated begin traced-declarations elementwise (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor neg(const Tensor& self);
 Tensor abs(const Tensor& self);
 Tensor exp(const Tensor& self);
@@ -83,13 +83,32 @@ Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
-// @generated end traced-declarations
-
-// elementwise
-Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
-Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
-Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
-Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
+Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
+Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+// @generated end traced-declarations elementwise
+// @generated begin traced-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor sum(const Tensor& self, std::optional<Dtype> dtype);
+Tensor sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
+Tensor mean(const Tensor& self, std::optional<Dtype> dtype);
+Tensor mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+            std::optional<Dtype> dtype);
+Tensor max(const Tensor& self);
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim);
+Tensor min(const Tensor& self);
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim);
+// @generated end traced-declarations reductions
+// @generated begin traced-declarations linalg (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor mm(const Tensor& self, const Tensor& mat2);
+Tensor bmm(const Tensor& self, const Tensor& mat2);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha);
+// @generated end traced-declarations linalg
+// @generated begin traced-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor softmax(const Tensor& self, int64_t dim);
+Tensor log_softmax(const Tensor& self, int64_t dim);
+// @generated end traced-declarations nn
 
 // in place
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking);
@@ -99,22 +118,6 @@ Tensor& fill_(Tensor& self, const Tensor& value);
 Tensor& random_(Tensor& self, double a, double b, bool normal);
 /// out= variants: torch refuses them when an operand requires grad.
 void check_out_variant(const char* op);
-
-// reductions
-Tensor sum(const Tensor& a, std::optional<Dtype> dtype);
-Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
-Tensor mean(const Tensor& a, std::optional<Dtype> dtype);
-Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
-Tensor max(const Tensor& a);
-Tensor min(const Tensor& a);
-std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim);
-std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim);
-
-// linear algebra
-Tensor matmul(const Tensor& a, const Tensor& b);
-Tensor mm(const Tensor& a, const Tensor& b);
-Tensor bmm(const Tensor& a, const Tensor& b);
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha);
 
 // shape and indexing
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
@@ -136,8 +139,6 @@ Tensor clone(const Tensor& a);
 Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool copy);
 
 // nn.functional
-Tensor softmax(const Tensor& a, int64_t dim);
-Tensor log_softmax(const Tensor& a, int64_t dim);
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                 Reduction reduction, int64_t ignore_index);
 

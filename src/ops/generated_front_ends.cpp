@@ -4,11 +4,14 @@
 // ops/op_entry.h) — one predictable branch on the plain path — then the plan that does the
 // work (ops/elementwise_plans.h). Ops marked `autograd: none` have nothing to apply yet.
 
+#include <utility>
+
 #include "autograd/hooks.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_plans.h"
 #include "ops/op_entry.h"
+#include "ops/plain_front_ends.h"
 #include "tide/ops.h"
 
 namespace tide {
@@ -243,6 +246,172 @@ Tensor ge(const Tensor& self, const Tensor& other) {
 
 Tensor ge(const Tensor& self, Scalar other) {
   return detail::binary(BinaryOp::Ge, self, other, 1, "ge");
+}
+
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::where(condition, self, other);
+  }
+  return detail::plain_where(condition, self, other);
+}
+
+Tensor where(const Tensor& condition, const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::where(condition, self, other);
+  }
+  return detail::plain_where(condition, self, other);
+}
+
+Tensor where(const Tensor& condition, Scalar self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(other))) {
+    return autograd::traced::where(condition, self, other);
+  }
+  return detail::plain_where(condition, self, other);
+}
+
+Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::clamp(self, min, max);
+  }
+  return detail::plain_clamp(self, min, max);
+}
+
+Tensor sum(const Tensor& self, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sum(self, dtype);
+  }
+  return detail::plain_sum(self, dtype);
+}
+
+Tensor sum(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sum(self, {dim}, keepdim, dtype);
+  }
+  return detail::plain_sum(self, dim, keepdim, dtype);
+}
+
+Tensor sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+           std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sum(self, std::move(dims), keepdim, dtype);
+  }
+  return detail::plain_sum(self, std::move(dims), keepdim, dtype);
+}
+
+Tensor mean(const Tensor& self, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::mean(self, dtype);
+  }
+  return detail::plain_mean(self, dtype);
+}
+
+Tensor mean(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::mean(self, {dim}, keepdim, dtype);
+  }
+  return detail::plain_mean(self, dim, keepdim, dtype);
+}
+
+Tensor mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+            std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::mean(self, std::move(dims), keepdim, dtype);
+  }
+  return detail::plain_mean(self, std::move(dims), keepdim, dtype);
+}
+
+Tensor max(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::max(self);
+  }
+  return detail::plain_max(self);
+}
+
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::max(self, dim, keepdim);
+  }
+  return detail::plain_max(self, dim, keepdim);
+}
+
+Tensor min(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::min(self);
+  }
+  return detail::plain_min(self);
+}
+
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::min(self, dim, keepdim);
+  }
+  return detail::plain_min(self, dim, keepdim);
+}
+
+Tensor argmax(const Tensor& self) {
+  return detail::plain_argmax(self);
+}
+
+Tensor argmax(const Tensor& self, int64_t dim, bool keepdim) {
+  return detail::plain_argmax(self, dim, keepdim);
+}
+
+Tensor argmin(const Tensor& self) {
+  return detail::plain_argmin(self);
+}
+
+Tensor argmin(const Tensor& self, int64_t dim, bool keepdim) {
+  return detail::plain_argmin(self, dim, keepdim);
+}
+
+Tensor& sum_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sum_out");
+  }
+  return detail::plain_sum_out(out, self);
+}
+
+Tensor matmul(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::matmul(self, other);
+  }
+  return detail::plain_matmul(self, other);
+}
+
+Tensor mm(const Tensor& self, const Tensor& mat2) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, mat2))) {
+    return autograd::traced::mm(self, mat2);
+  }
+  return detail::plain_mm(self, mat2);
+}
+
+Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, mat2))) {
+    return autograd::traced::bmm(self, mat2);
+  }
+  return detail::plain_bmm(self, mat2);
+}
+
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
+             Scalar alpha) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, mat1, mat2))) {
+    return autograd::traced::addmm(self, mat1, mat2, beta, alpha);
+  }
+  return detail::plain_addmm(self, mat1, mat2, beta, alpha);
+}
+
+Tensor softmax(const Tensor& self, int64_t dim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::softmax(self, dim);
+  }
+  return detail::plain_softmax(self, dim);
+}
+
+Tensor log_softmax(const Tensor& self, int64_t dim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log_softmax(self, dim);
+  }
+  return detail::plain_log_softmax(self, dim);
 }
 
 namespace detail {

@@ -2,13 +2,13 @@
 // dtype; exp, log, sqrt, sigmoid, tanh are float ops, integer and bool inputs give float32, as
 // torch) and clamp, which promotes with its bounds (int tensor clamped to 0.5 is float32).
 
-#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_plans.h"
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "ops/type_promotion.h"
 #include "tide/ops.h"
 
@@ -41,10 +41,7 @@ Tensor unary_float(kernels::UnaryOp op, const Tensor& self, const char* where) {
   return out;
 }
 
-}  // namespace detail
-
-Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::clamp(a, min, max);
+Tensor plain_clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max) {
   detail::check_defined(a, "clamp", "input");
   TIDE_CHECK(min || max, "[clamp] torch.clamp: At least one of 'min' or 'max' must not be None");
   Dtype dtype = a.dtype();
@@ -66,5 +63,7 @@ Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> m
   detail::run_kernel(out.device(), "clamp", kernels::clamp_stub, out, a, min, max);
   return out;
 }
+
+}  // namespace detail
 
 }  // namespace tide

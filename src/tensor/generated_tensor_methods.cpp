@@ -3,6 +3,8 @@
 // Tensor's methods for the ops in the table: forwards to the free function (tide/ops.h) or
 // the detail form (ops/elementwise.h), so each op has one front end.
 
+#include <utility>
+
 #include "ops/elementwise.h"
 #include "tide/ops.h"
 #include "tide/tensor.h"
@@ -128,6 +130,72 @@ Tensor Tensor::ge(const Tensor& other) const {
 }
 Tensor Tensor::ge(Scalar other) const {
   return tide::ge(*this, other);
+}
+Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
+  return tide::where(condition, *this, other);
+}
+Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
+  return tide::clamp(*this, min, max);
+}
+Tensor Tensor::sum(std::optional<Dtype> dtype) const {
+  return tide::sum(*this, dtype);
+}
+Tensor Tensor::sum(int64_t dim, bool keepdim, std::optional<Dtype> dtype) const {
+  return tide::sum(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::sum(std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype) const {
+  return tide::sum(*this, std::move(dims), keepdim, dtype);
+}
+Tensor Tensor::mean(std::optional<Dtype> dtype) const {
+  return tide::mean(*this, dtype);
+}
+Tensor Tensor::mean(int64_t dim, bool keepdim, std::optional<Dtype> dtype) const {
+  return tide::mean(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::mean(std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype) const {
+  return tide::mean(*this, std::move(dims), keepdim, dtype);
+}
+Tensor Tensor::max() const {
+  return tide::max(*this);
+}
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
+  return tide::max(*this, dim, keepdim);
+}
+Tensor Tensor::min() const {
+  return tide::min(*this);
+}
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
+  return tide::min(*this, dim, keepdim);
+}
+Tensor Tensor::argmax() const {
+  return tide::argmax(*this);
+}
+Tensor Tensor::argmax(int64_t dim, bool keepdim) const {
+  return tide::argmax(*this, dim, keepdim);
+}
+Tensor Tensor::argmin() const {
+  return tide::argmin(*this);
+}
+Tensor Tensor::argmin(int64_t dim, bool keepdim) const {
+  return tide::argmin(*this, dim, keepdim);
+}
+Tensor Tensor::matmul(const Tensor& other) const {
+  return tide::matmul(*this, other);
+}
+Tensor Tensor::mm(const Tensor& mat2) const {
+  return tide::mm(*this, mat2);
+}
+Tensor Tensor::bmm(const Tensor& mat2) const {
+  return tide::bmm(*this, mat2);
+}
+Tensor Tensor::addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) const {
+  return tide::addmm(*this, mat1, mat2, beta, alpha);
+}
+Tensor Tensor::softmax(int64_t dim) const {
+  return tide::softmax(*this, dim);
+}
+Tensor Tensor::log_softmax(int64_t dim) const {
+  return tide::log_softmax(*this, dim);
 }
 
 }  // namespace tide

@@ -1,20 +1,12 @@
-// Tensor's elementwise operators and the methods the op table does not generate yet (where,
-// clamp; the others: generated_tensor_methods.cpp): thin forwards to the free ops (tide/ops.h)
-// and their in-place forms (ops/elementwise.h), so each op has one front end.
+// Tensor's elementwise operators: thin forwards to the free ops (tide/ops.h) and their in-place
+// forms (ops/elementwise.h), so each op has one front end. (The methods come from the op table:
+// generated_tensor_methods.cpp.)
 
 #include "ops/elementwise.h"
 #include "tide/ops.h"
 #include "tide/tensor.h"
 
 namespace tide {
-
-/// torch's Tensor.where(condition, other): self where condition, else other.
-Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
-  return tide::where(condition, *this, other);
-}
-Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
-  return tide::clamp(*this, min, max);
-}
 
 Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }

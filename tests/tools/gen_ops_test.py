@@ -43,7 +43,7 @@ class Freshness(unittest.TestCase):
         with CopiedTree() as root:
             table = root / gen_ops.TABLE
             text = table.read_text()
-            entry = text.index("- func: tanh(Tensor self) -> Tensor")
+            entry = text.index("  - func: tanh(Tensor self) -> Tensor")
             end = text.index("\n\n", entry)
             table.write_text(text[:entry] + text[end + 2:])
             result = run("--check", "--root", str(root))
@@ -67,7 +67,7 @@ class Entries(unittest.TestCase):
         entry = {"func": "sigmoid(Tensor self) -> Tensor", "variants": ["function", "method"],
                  "plan": "unary_float", "kernel": "Sigmoid", "autograd": "traced"}
         entry.update(fields)
-        return gen_ops.Op(entry)
+        return gen_ops.Op(entry, "elementwise")
 
     def test_an_unknown_key_is_refused(self):
         with self.assertRaisesRegex(ValueError, "unknown keys \\['derivativ'\\]"):
@@ -93,6 +93,25 @@ class Entries(unittest.TestCase):
         self.assertIn('autograd::traced::check_out_variant("add_out");', text)
         self.assertIn('return detail::binary_out(BinaryOp::Add, out, self, other, alpha, "add_out");',
                       text)
+
+    def test_an_explicit_plan_calls_the_ops_own_front_end_with_its_parameters(self):
+        op = self.op(func="sum.dim_int(Tensor self, int dim, bool keepdim=False, *, "
+                          "ScalarType? dtype=None) -> Tensor", plan="explicit",
+                     traced_call="sum(self, {dim}, keepdim, dtype)")
+        text = "\n".join(gen_ops.front_end(op))
+        self.assertIn("return autograd::traced::sum(self, {dim}, keepdim, dtype);", text)
+        self.assertIn("return detail::plain_sum(self, dim, keepdim, dtype);", text)
+        self.assertEqual(gen_ops.function_declarations([op]),
+                         ["Tensor sum(const Tensor& self, int64_t dim, bool keepdim = false,",
+                          "           std::optional<Dtype> dtype = std::nullopt);"])
+        self.assertEqual(gen_ops.traced_declarations([op]), [])  # it records through another
+
+    def test_the_entry_looks_only_at_the_differentiable_operands(self):
+        op = self.op(func="where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
+                     plan="explicit", differentiable=["self", "other"])
+        self.assertIn("detail::op_intercepted(self, other)", "\n".join(gen_ops.front_end(op)))
+        with self.assertRaisesRegex(ValueError, "differentiable names no tensor argument"):
+            gen_ops.front_end(self.op(plan="explicit", differentiable=["input"]))
 
     def test_a_missing_region_names_the_lines_to_add(self):
         with self.assertRaisesRegex(ValueError, "// @generated begin kernel-enums"):
