@@ -12,75 +12,87 @@
 
 namespace tide {
 
-// elementwise
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor add(const Tensor& a, Scalar b, Scalar alpha = 1);
-Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha = 1);
-Tensor mul(const Tensor& a, const Tensor& b);
-Tensor mul(const Tensor& a, Scalar b);
-Tensor div(const Tensor& a, const Tensor& b);
-Tensor div(const Tensor& a, Scalar b);
-/// Out variants write into a preallocated `out` of the broadcast shape and result dtype.
-Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha = 1);
-Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b);
-Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b);
-Tensor pow(const Tensor& a, const Tensor& exponent);
-Tensor pow(const Tensor& a, Scalar exponent);
-Tensor pow(Scalar a, const Tensor& exponent);
-Tensor maximum(const Tensor& a, const Tensor& b);
-Tensor minimum(const Tensor& a, const Tensor& b);
-Tensor eq(const Tensor& a, const Tensor& b);
-Tensor ne(const Tensor& a, const Tensor& b);
-Tensor lt(const Tensor& a, const Tensor& b);
-Tensor le(const Tensor& a, const Tensor& b);
-Tensor gt(const Tensor& a, const Tensor& b);
-Tensor ge(const Tensor& a, const Tensor& b);
-Tensor eq(const Tensor& a, Scalar b);
-Tensor ne(const Tensor& a, Scalar b);
-Tensor lt(const Tensor& a, Scalar b);
-Tensor le(const Tensor& a, Scalar b);
-Tensor gt(const Tensor& a, Scalar b);
-Tensor ge(const Tensor& a, Scalar b);
-Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
-Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
-Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
-Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
-Tensor neg(const Tensor& a);
-Tensor abs(const Tensor& a);
-Tensor exp(const Tensor& a);
-Tensor log(const Tensor& a);
-Tensor sqrt(const Tensor& a);
-Tensor relu(const Tensor& a);
-Tensor sigmoid(const Tensor& a);
-Tensor tanh(const Tensor& a);
+// Every declaration between "@generated" lines comes from the op table (src/ops/ops.yaml,
+// docs/op-table.md); the rest is written by hand.
+
+// elementwise (the out variants write into a preallocated `out` of the broadcast shape and
+// result dtype)
+// @generated begin function-declarations elementwise (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor neg(const Tensor& self);
+Tensor abs(const Tensor& self);
+Tensor exp(const Tensor& self);
+Tensor log(const Tensor& self);
+Tensor sqrt(const Tensor& self);
+Tensor relu(const Tensor& self);
+Tensor sigmoid(const Tensor& self);
+Tensor tanh(const Tensor& self);
+Tensor add(const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor add(const Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor sub(const Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor mul(const Tensor& self, const Tensor& other);
+Tensor mul(const Tensor& self, Scalar other);
+Tensor div(const Tensor& self, const Tensor& other);
+Tensor div(const Tensor& self, Scalar other);
+Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor pow(const Tensor& self, const Tensor& exponent);
+Tensor pow(const Tensor& self, Scalar exponent);
+Tensor pow(Scalar self, const Tensor& exponent);
+Tensor maximum(const Tensor& self, const Tensor& other);
+Tensor minimum(const Tensor& self, const Tensor& other);
+Tensor eq(const Tensor& self, const Tensor& other);
+Tensor eq(const Tensor& self, Scalar other);
+Tensor ne(const Tensor& self, const Tensor& other);
+Tensor ne(const Tensor& self, Scalar other);
+Tensor lt(const Tensor& self, const Tensor& other);
+Tensor lt(const Tensor& self, Scalar other);
+Tensor le(const Tensor& self, const Tensor& other);
+Tensor le(const Tensor& self, Scalar other);
+Tensor gt(const Tensor& self, const Tensor& other);
+Tensor gt(const Tensor& self, Scalar other);
+Tensor ge(const Tensor& self, const Tensor& other);
+Tensor ge(const Tensor& self, Scalar other);
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
+Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
+Tensor clamp(const Tensor& self, std::optional<Scalar> min,
+             std::optional<Scalar> max = std::nullopt);
+// @generated end function-declarations elementwise
 
 // reductions
-Tensor sum(const Tensor& a, std::optional<Dtype> dtype = std::nullopt);
-Tensor sum(const Tensor& a, int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt);
-Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim = false,
+// @generated begin function-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor sum(const Tensor& self, std::optional<Dtype> dtype = std::nullopt);
+Tensor sum(const Tensor& self, int64_t dim, bool keepdim = false,
            std::optional<Dtype> dtype = std::nullopt);
-Tensor mean(const Tensor& a, std::optional<Dtype> dtype = std::nullopt);
-Tensor mean(const Tensor& a, int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt);
-Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim = false,
+Tensor sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim = false,
+           std::optional<Dtype> dtype = std::nullopt);
+Tensor mean(const Tensor& self, std::optional<Dtype> dtype = std::nullopt);
+Tensor mean(const Tensor& self, int64_t dim, bool keepdim = false,
             std::optional<Dtype> dtype = std::nullopt);
-Tensor max(const Tensor& a);
-std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim = false);
-Tensor min(const Tensor& a);
-std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim = false);
-Tensor argmax(const Tensor& a);
-Tensor argmax(const Tensor& a, int64_t dim, bool keepdim = false);
-Tensor argmin(const Tensor& a);
-Tensor argmin(const Tensor& a, int64_t dim, bool keepdim = false);
-Tensor& sum_out(Tensor& out, const Tensor& a);
+Tensor mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim = false,
+            std::optional<Dtype> dtype = std::nullopt);
+Tensor max(const Tensor& self);
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor min(const Tensor& self);
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor argmax(const Tensor& self);
+Tensor argmax(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor argmin(const Tensor& self);
+Tensor argmin(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor& sum_out(Tensor& out, const Tensor& self);
+// @generated end function-declarations reductions
 
 // linear algebra
-Tensor matmul(const Tensor& a, const Tensor& b);
-Tensor mm(const Tensor& a, const Tensor& b);
-Tensor bmm(const Tensor& a, const Tensor& b);
+// @generated begin function-declarations linalg (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor mm(const Tensor& self, const Tensor& mat2);
+Tensor bmm(const Tensor& self, const Tensor& mat2);
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta = 1,
              Scalar alpha = 1);
+// @generated end function-declarations linalg
 /// Whether float32 matrix products on GPUs may use TF32 tensor cores, as torch: "highest"
 /// (never, the default), "high" or "medium" (they may; tide treats "medium" as "high"). cpu
 /// products ignore it. Any other value throws tide::Error and leaves the setting unchanged.
@@ -100,8 +112,10 @@ Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
 /// input @ weight.t() + bias (bias may be undefined): nn::Linear's computation. Shapes are
 /// checked by the matrix product it calls (nn::Linear checks them first, in its own words).
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
-Tensor softmax(const Tensor& a, int64_t dim);
-Tensor log_softmax(const Tensor& a, int64_t dim);
+// @generated begin function-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor softmax(const Tensor& self, int64_t dim);
+Tensor log_softmax(const Tensor& self, int64_t dim);
+// @generated end function-declarations nn
 enum class Reduction { None, Mean, Sum };
 /// input (N, C) or (C,) log-probabilities; target (N,) or () class indices (int64).
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight = {},

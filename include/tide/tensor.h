@@ -212,7 +212,17 @@ class Tensor {
   std::vector<Tensor> split(std::vector<int64_t> split_sizes, int64_t dim = 0) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
 
+  // Methods between "@generated" lines come from the op table (src/ops/ops.yaml).
   // ---- elementwise math (broadcasting, torch's type promotion)
+  // @generated begin method-declarations elementwise (scripts/gen_ops.py from src/ops/ops.yaml)
+  Tensor neg() const;
+  Tensor abs() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor relu() const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
   Tensor add(const Tensor& other, Scalar alpha = 1) const;
   Tensor add(Scalar other, Scalar alpha = 1) const;
   Tensor sub(const Tensor& other, Scalar alpha = 1) const;
@@ -221,6 +231,10 @@ class Tensor {
   Tensor mul(Scalar other) const;
   Tensor div(const Tensor& other) const;
   Tensor div(Scalar other) const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(Scalar exponent) const;
+  Tensor maximum(const Tensor& other) const;
+  Tensor minimum(const Tensor& other) const;
   Tensor& add_(const Tensor& other, Scalar alpha = 1);
   Tensor& add_(Scalar other, Scalar alpha = 1);
   Tensor& sub_(const Tensor& other, Scalar alpha = 1);
@@ -229,10 +243,6 @@ class Tensor {
   Tensor& mul_(Scalar other);
   Tensor& div_(const Tensor& other);
   Tensor& div_(Scalar other);
-  Tensor pow(const Tensor& exponent) const;
-  Tensor pow(Scalar exponent) const;
-  Tensor maximum(const Tensor& other) const;
-  Tensor minimum(const Tensor& other) const;
   Tensor eq(const Tensor& other) const;
   Tensor eq(Scalar other) const;
   Tensor ne(const Tensor& other) const;
@@ -247,16 +257,10 @@ class Tensor {
   Tensor ge(Scalar other) const;
   Tensor where(const Tensor& condition, const Tensor& other) const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
-  Tensor neg() const;
-  Tensor abs() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor sqrt() const;
-  Tensor relu() const;
-  Tensor sigmoid() const;
-  Tensor tanh() const;
+  // @generated end method-declarations elementwise
 
   // ---- reductions
+  // @generated begin method-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor sum(std::optional<Dtype> dtype = std::nullopt) const;
   Tensor sum(int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt) const;
   Tensor sum(std::vector<int64_t> dims, bool keepdim = false,
@@ -273,14 +277,19 @@ class Tensor {
   Tensor argmax(int64_t dim, bool keepdim = false) const;
   Tensor argmin() const;
   Tensor argmin(int64_t dim, bool keepdim = false) const;
+  // @generated end method-declarations reductions
 
   // ---- linear algebra and nn
+  // @generated begin method-declarations linalg (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor matmul(const Tensor& other) const;
-  Tensor mm(const Tensor& other) const;
-  Tensor bmm(const Tensor& other) const;
+  Tensor mm(const Tensor& mat2) const;
+  Tensor bmm(const Tensor& mat2) const;
   Tensor addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta = 1, Scalar alpha = 1) const;
+  // @generated end method-declarations linalg
+  // @generated begin method-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor softmax(int64_t dim) const;
   Tensor log_softmax(int64_t dim) const;
+  // @generated end method-declarations nn
 
   // ---- autograd (src/autograd; API.md "Autograd")
   /// Makes a floating-point leaf record the ops that use it, as torch's requires_grad_.

@@ -3,9 +3,15 @@ method of the same name, so the two spellings cannot drift apart."""
 
 from . import _C
 
-_METHOD_FORMS = [
-    "add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
-    "clamp", "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sum", "mean",
+# @generated begin method-forms (scripts/gen_ops.py from src/ops/ops.yaml: `python: method`)
+_TABLE_METHOD_FORMS = [
+    "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "add", "sub", "mul", "div",
+    "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+]
+# @generated end method-forms
+
+_METHOD_FORMS = _TABLE_METHOD_FORMS + [
+    "clamp", "sum", "mean",
     "max", "min", "argmax", "argmin", "matmul", "mm", "bmm", "addmm", "softmax", "log_softmax",
     "flatten", "transpose", "t", "narrow", "select", "unsqueeze", "squeeze", "chunk", "split",
     "index_select", "reshape", "permute", "clone", "numel", "is_floating_point", "detach",

@@ -16,11 +16,16 @@
 // front end with grad mode off (so the hook does not fire again and the forward result is
 // bit-identical to an unrecorded call), then records the node with its derivative. Ops built
 // from other ops (cross_entropy, stack, chunk, flatten, ...) need no hook: their parts record.
+// The ops of the op table (src/ops/ops.yaml) no longer carry the line by hand: the generator
+// writes it into their front ends as the op entry, detail::op_intercepted (Note [Op entry] in
+// ops/op_entry.h), which reads grad mode from the same mode word as recording() below; the
+// families not yet in the table still call recording() themselves.
 
 #include <optional>
 #include <tuple>
 #include <vector>
 
+#include "ops/op_entry.h"
 #include "tide/autograd.h"
 #include "tide/macros.h"
 #include "tide/ops.h"
@@ -28,20 +33,13 @@
 
 namespace tide::autograd {
 
-/// Whether autograd must look at `t`: it has metadata, or it is a view of a tensor that has
-/// (whose history the view may have to replay, Note [Views and in-place ops]).
-inline bool has_meta(const Tensor& t) {
-  const TensorImpl* impl = t.impl();
-  if (impl == nullptr) return false;
-  if (impl->autograd != nullptr) return true;
-  const TensorImpl* base = impl->view_base.get();
-  return base != nullptr && base->autograd != nullptr;
-}
+/// Whether autograd must look at `t` (Note [Op entry]).
+inline bool has_meta(const Tensor& t) { return detail::has_autograd_meta(t); }
 
 /// Whether an op with these operands must go through autograd (see the Note above).
 template <class... T>
 inline bool recording(const T&... operands) {
-  return (has_meta(operands) || ...) && GradMode::is_enabled();
+  return (has_meta(operands) || ...) && (detail::op_mode_word & detail::kGradRecordingMode) != 0;
 }
 inline bool recording_list(const std::vector<Tensor>& operands) {
   for (const Tensor& t : operands) {
@@ -52,36 +50,31 @@ inline bool recording_list(const std::vector<Tensor>& operands) {
 
 namespace traced {
 
-// elementwise
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha);
-Tensor add(const Tensor& a, Scalar b, Scalar alpha);
-Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha);
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha);
-Tensor mul(const Tensor& a, const Tensor& b);
-Tensor mul(const Tensor& a, Scalar b);
-Tensor div(const Tensor& a, const Tensor& b);
-Tensor div(const Tensor& a, Scalar b);
+// The op table's differentiable ops, by family (their derivatives: traced_*.cpp).
+// @generated begin traced-declarations elementwise (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor neg(const Tensor& self);
+Tensor abs(const Tensor& self);
+Tensor exp(const Tensor& self);
+Tensor log(const Tensor& self);
+Tensor sqrt(const Tensor& self);
+Tensor relu(const Tensor& self);
+Tensor sigmoid(const Tensor& self);
+Tensor tanh(const Tensor& self);
+Tensor add(const Tensor& self, const Tensor& other, Scalar alpha);
+Tensor add(const Tensor& self, Scalar other, Scalar alpha);
+Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha);
+Tensor sub(const Tensor& self, Scalar other, Scalar alpha);
+Tensor mul(const Tensor& self, const Tensor& other);
+Tensor mul(const Tensor& self, Scalar other);
+Tensor div(const Tensor& self, const Tensor& other);
+Tensor div(const Tensor& self, Scalar other);
+Tensor pow(const Tensor& self, const Tensor& exponent);
+Tensor pow(const Tensor& self, Scalar exponent);
+Tensor pow(Scalar self, const Tensor& exponent);
+Tensor maximum(const Tensor& self, const Tensor& other);
+Tensor minimum(const Tensor& self, const Tensor& other);
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha);
 Tensor rdiv(const Tensor& self, Scalar other);
-Tensor pow(const Tensor& a, const Tensor& exponent);
-Tensor pow(const Tensor& a, Scalar exponent);
-Tensor pow(Scalar a, const Tensor& exponent);
-Tensor maximum(const Tensor& a, const Tensor& b);
-Tensor minimum(const Tensor& a, const Tensor& b);
-Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
-Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
-Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
-Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max);
-Tensor neg(const Tensor& a);
-Tensor abs(const Tensor& a);
-Tensor exp(const Tensor& a);
-Tensor log(const Tensor& a);
-Tensor sqrt(const Tensor& a);
-Tensor relu(const Tensor& a);
-Tensor sigmoid(const Tensor& a);
-Tensor tanh(const Tensor& a);
-
-// in place
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha);
 Tensor& add_(Tensor& self, Scalar other, Scalar alpha);
 Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha);
@@ -90,6 +83,34 @@ Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
+Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
+Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+// @generated end traced-declarations elementwise
+// @generated begin traced-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor sum(const Tensor& self, std::optional<Dtype> dtype);
+Tensor sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
+Tensor mean(const Tensor& self, std::optional<Dtype> dtype);
+Tensor mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+            std::optional<Dtype> dtype);
+Tensor max(const Tensor& self);
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim);
+Tensor min(const Tensor& self);
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim);
+// @generated end traced-declarations reductions
+// @generated begin traced-declarations linalg (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor mm(const Tensor& self, const Tensor& mat2);
+Tensor bmm(const Tensor& self, const Tensor& mat2);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha);
+// @generated end traced-declarations linalg
+// @generated begin traced-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor softmax(const Tensor& self, int64_t dim);
+Tensor log_softmax(const Tensor& self, int64_t dim);
+// @generated end traced-declarations nn
+
+// in place
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking);
 Tensor& fill_(Tensor& self, Scalar value);
 Tensor& fill_(Tensor& self, const Tensor& value);
@@ -97,22 +118,6 @@ Tensor& fill_(Tensor& self, const Tensor& value);
 Tensor& random_(Tensor& self, double a, double b, bool normal);
 /// out= variants: torch refuses them when an operand requires grad.
 void check_out_variant(const char* op);
-
-// reductions
-Tensor sum(const Tensor& a, std::optional<Dtype> dtype);
-Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
-Tensor mean(const Tensor& a, std::optional<Dtype> dtype);
-Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype);
-Tensor max(const Tensor& a);
-Tensor min(const Tensor& a);
-std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim);
-std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim);
-
-// linear algebra
-Tensor matmul(const Tensor& a, const Tensor& b);
-Tensor mm(const Tensor& a, const Tensor& b);
-Tensor bmm(const Tensor& a, const Tensor& b);
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha);
 
 // shape and indexing
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
@@ -134,8 +139,6 @@ Tensor clone(const Tensor& a);
 Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool copy);
 
 // nn.functional
-Tensor softmax(const Tensor& a, int64_t dim);
-Tensor log_softmax(const Tensor& a, int64_t dim);
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                 Reduction reduction, int64_t ignore_index);
 

@@ -88,28 +88,30 @@ template <class T, class F>
 void with_unary_functor(UnaryOp op, const F& f) {
   using C = compute_t<T>;
   switch (op) {
+    // @generated begin unary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
     case UnaryOp::Neg:
       if constexpr (!std::is_same_v<T, bool>) return f(NegOp<C>{});
       break;
     case UnaryOp::Abs: return f(AbsOp<C>{});
+    case UnaryOp::Exp:
+      if constexpr (is_float_type_v<T>) return f(ExpOp<C>{});
+      break;
+    case UnaryOp::Log:
+      if constexpr (is_float_type_v<T>) return f(LogOp<C>{});
+      break;
+    case UnaryOp::Sqrt:
+      if constexpr (is_float_type_v<T>) return f(SqrtOp<C>{});
+      break;
     case UnaryOp::Relu:
       if constexpr (!std::is_same_v<T, bool>) return f(ReluOp<C>{});
       break;
-    case UnaryOp::Exp:
-    case UnaryOp::Log:
-    case UnaryOp::Sqrt:
     case UnaryOp::Sigmoid:
-    case UnaryOp::Tanh:
-      if constexpr (is_float_type_v<T>) {
-        switch (op) {
-          case UnaryOp::Exp: return f(ExpOp<C>{});
-          case UnaryOp::Log: return f(LogOp<C>{});
-          case UnaryOp::Sqrt: return f(SqrtOp<C>{});
-          case UnaryOp::Sigmoid: return f(SigmoidOp<C>{});
-          default: return f(TanhOp<C>{});
-        }
-      }
+      if constexpr (is_float_type_v<T>) return f(SigmoidOp<C>{});
       break;
+    case UnaryOp::Tanh:
+      if constexpr (is_float_type_v<T>) return f(TanhOp<C>{});
+      break;
+    // @generated end unary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for this dtype");
 }

@@ -1,5 +1,6 @@
-// Binary elementwise front ends: add, sub, mul, div, pow, maximum, minimum and the
-// comparisons, with their Scalar, in-place and out forms.
+// The binary elementwise plan: the front end of add, sub, mul, div, pow, maximum, minimum and
+// the comparisons, with their Scalar, in-place and out forms (the op table's `plan: binary`; the
+// per-op front ends are generated into ops/generated_front_ends.cpp).
 //
 // Note [Binary front end]: every form funnels into binary_op(), which
 //   1. finds the common device (torch's cross-device error) and the result dtype
@@ -11,10 +12,10 @@
 //      straight into such a fresh conversion when it already has the output's shape;
 //   5. calls one kernel; a destination of another (castable) dtype receives a copy.
 
-#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
+#include "ops/elementwise_plans.h"
 #include "ops/op_common.h"
 #include "ops/type_promotion.h"
 #include "tide/ops.h"
@@ -24,13 +25,7 @@ namespace {
 
 using kernels::BinaryOp;
 
-/// One operand as the caller passed it: a tensor or a Scalar.
-struct Arg {
-  Arg(const Tensor& t) : tensor(&t) {}
-  Arg(const Scalar& s) : tensor(nullptr), scalar(s) {}
-  const Tensor* tensor;
-  Scalar scalar;
-};
+using Arg = detail::BinaryArg;
 
 /// Where the result goes: a new tensor, self (in place) or a caller's out.
 enum class Dest : int8_t { New, InPlace, Out };
@@ -164,146 +159,27 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
   return target;
 }
 
-Tensor make(BinaryOp op, const Arg& a, const Arg& b, const char* where, const Scalar& alpha = 1) {
+}  // namespace
+
+namespace detail {
+
+Tensor binary(BinaryOp op, const BinaryArg& a, const BinaryArg& b, const Scalar& alpha,
+              const char* where) {
   Tensor out;
   binary_op(op, a, b, alpha, Dest::New, out, where);
   return out;
 }
 
-}  // namespace
-
-// ---- arithmetic
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::add(a, b, alpha);
-  return make(BinaryOp::Add, a, b, "add", alpha);
-}
-Tensor add(const Tensor& a, Scalar b, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::add(a, b, alpha);
-  return make(BinaryOp::Add, a, b, "add", alpha);
-}
-Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::sub(a, b, alpha);
-  return make(BinaryOp::Sub, a, b, "sub", alpha);
-}
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sub(a, b, alpha);
-  return make(BinaryOp::Sub, a, b, "sub", alpha);
-}
-Tensor mul(const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::mul(a, b);
-  return make(BinaryOp::Mul, a, b, "mul");
-}
-Tensor mul(const Tensor& a, Scalar b) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::mul(a, b);
-  return make(BinaryOp::Mul, a, b, "mul");
-}
-Tensor div(const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::div(a, b);
-  return make(BinaryOp::Div, a, b, "div");
-}
-Tensor div(const Tensor& a, Scalar b) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::div(a, b);
-  return make(BinaryOp::Div, a, b, "div");
-}
-Tensor pow(const Tensor& a, const Tensor& exponent) {
-  if (TIDE_UNLIKELY(autograd::recording(a, exponent))) return autograd::traced::pow(a, exponent);
-  return make(BinaryOp::Pow, a, exponent, "pow");
-}
-Tensor pow(const Tensor& a, Scalar exponent) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::pow(a, exponent);
-  return make(BinaryOp::Pow, a, exponent, "pow");
-}
-Tensor pow(Scalar a, const Tensor& exponent) {
-  if (TIDE_UNLIKELY(autograd::recording(exponent))) return autograd::traced::pow(a, exponent);
-  return make(BinaryOp::Pow, a, exponent, "pow");
-}
-Tensor maximum(const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::maximum(a, b);
-  return make(BinaryOp::Maximum, a, b, "maximum");
-}
-Tensor minimum(const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::minimum(a, b);
-  return make(BinaryOp::Minimum, a, b, "minimum");
+Tensor& binary_inplace(BinaryOp op, Tensor& self, const BinaryArg& other, const Scalar& alpha,
+                       const char* where) {
+  return binary_op(op, self, other, alpha, Dest::InPlace, self, where);
 }
 
-Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("add_out");
-  return binary_op(BinaryOp::Add, a, b, alpha, Dest::Out, out, "add_out");
-}
-Tensor& sub_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("sub_out");
-  return binary_op(BinaryOp::Sub, a, b, alpha, Dest::Out, out, "sub_out");
-}
-Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("mul_out");
-  return binary_op(BinaryOp::Mul, a, b, 1, Dest::Out, out, "mul_out");
-}
-Tensor& div_out(Tensor& out, const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(out, a, b))) autograd::traced::check_out_variant("div_out");
-  return binary_op(BinaryOp::Div, a, b, 1, Dest::Out, out, "div_out");
+Tensor& binary_out(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b,
+                   const Scalar& alpha, const char* where) {
+  return binary_op(op, a, b, alpha, Dest::Out, out, where);
 }
 
-// ---- comparisons
-Tensor eq(const Tensor& a, const Tensor& b) { return make(BinaryOp::Eq, a, b, "eq"); }
-Tensor ne(const Tensor& a, const Tensor& b) { return make(BinaryOp::Ne, a, b, "ne"); }
-Tensor lt(const Tensor& a, const Tensor& b) { return make(BinaryOp::Lt, a, b, "lt"); }
-Tensor le(const Tensor& a, const Tensor& b) { return make(BinaryOp::Le, a, b, "le"); }
-Tensor gt(const Tensor& a, const Tensor& b) { return make(BinaryOp::Gt, a, b, "gt"); }
-Tensor ge(const Tensor& a, const Tensor& b) { return make(BinaryOp::Ge, a, b, "ge"); }
-Tensor eq(const Tensor& a, Scalar b) { return make(BinaryOp::Eq, a, b, "eq"); }
-Tensor ne(const Tensor& a, Scalar b) { return make(BinaryOp::Ne, a, b, "ne"); }
-Tensor lt(const Tensor& a, Scalar b) { return make(BinaryOp::Lt, a, b, "lt"); }
-Tensor le(const Tensor& a, Scalar b) { return make(BinaryOp::Le, a, b, "le"); }
-Tensor gt(const Tensor& a, Scalar b) { return make(BinaryOp::Gt, a, b, "gt"); }
-Tensor ge(const Tensor& a, Scalar b) { return make(BinaryOp::Ge, a, b, "ge"); }
-
-namespace detail {
-Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::rsub(self, other, alpha);
-  return make(BinaryOp::Sub, other, self, "rsub", alpha);
-}
-Tensor rdiv(const Tensor& self, Scalar other) {
-  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::rdiv(self, other);
-  return make(BinaryOp::Div, other, self, "div");
-}
-}  // namespace detail
-
-// ---- in place (the result dtype must be castable to self's, as torch)
-namespace detail {
-Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self, other)))
-    return autograd::traced::add_(self, other, alpha);
-  return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
-}
-Tensor& add_(Tensor& self, Scalar other, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::add_(self, other, alpha);
-  return binary_op(BinaryOp::Add, self, other, alpha, Dest::InPlace, self, "Tensor::add_");
-}
-Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self, other)))
-    return autograd::traced::sub_(self, other, alpha);
-  return binary_op(BinaryOp::Sub, self, other, alpha, Dest::InPlace, self, "Tensor::sub_");
-}
-Tensor& sub_(Tensor& self, Scalar other, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::sub_(self, other, alpha);
-  return binary_op(BinaryOp::Sub, self, other, alpha, Dest::InPlace, self, "Tensor::sub_");
-}
-Tensor& mul_(Tensor& self, const Tensor& other) {
-  if (TIDE_UNLIKELY(autograd::recording(self, other))) return autograd::traced::mul_(self, other);
-  return binary_op(BinaryOp::Mul, self, other, 1, Dest::InPlace, self, "Tensor::mul_");
-}
-Tensor& mul_(Tensor& self, Scalar other) {
-  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::mul_(self, other);
-  return binary_op(BinaryOp::Mul, self, other, 1, Dest::InPlace, self, "Tensor::mul_");
-}
-Tensor& div_(Tensor& self, const Tensor& other) {
-  if (TIDE_UNLIKELY(autograd::recording(self, other))) return autograd::traced::div_(self, other);
-  return binary_op(BinaryOp::Div, self, other, 1, Dest::InPlace, self, "Tensor::div_");
-}
-Tensor& div_(Tensor& self, Scalar other) {
-  if (TIDE_UNLIKELY(autograd::recording(self))) return autograd::traced::div_(self, other);
-  return binary_op(BinaryOp::Div, self, other, 1, Dest::InPlace, self, "Tensor::div_");
-}
 }  // namespace detail
 
 }  // namespace tide

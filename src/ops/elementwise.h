@@ -9,20 +9,21 @@
 
 namespace tide::detail {
 
-/// torch.rsub: other - alpha * self.
+/// The op table's detail forms: rsub (other - alpha * self) and rdiv (other / self, true
+/// division) behind `Scalar - Tensor` and `Scalar / Tensor`, and the in-place forms behind
+/// Tensor::add_ etc. (result dtype castable to self's, as torch).
+// @generated begin detail-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha = 1);
-/// other / self with true division (the reflected `Scalar / Tensor`).
 Tensor rdiv(const Tensor& self, Scalar other);
-
-/// The in-place forms behind Tensor::add_ etc. (result dtype castable to self's, as torch).
-Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha);
-Tensor& add_(Tensor& self, Scalar other, Scalar alpha);
-Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha);
-Tensor& sub_(Tensor& self, Scalar other, Scalar alpha);
+Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& add_(Tensor& self, Scalar other, Scalar alpha = 1);
+Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha = 1);
+Tensor& sub_(Tensor& self, Scalar other, Scalar alpha = 1);
 Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
+// @generated end detail-declarations
 
 /// `t` viewed with `shape` (stride 0 along broadcast dims); `t` itself when the shape matches.
 /// `shape` must be a broadcast of t's shape (checked by broadcast_shapes beforehand).

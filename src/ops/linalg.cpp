@@ -3,11 +3,11 @@
 
 #include <string>
 
-#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/gemm.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
 #include "tide/ops.h"
 
@@ -113,13 +113,14 @@ DimVector leading(const Tensor& t, int64_t drop) {
 
 }  // namespace
 
+namespace detail {
+
 // Note [matmul cases]: as torch.matmul. 1-D @ 1-D is a dot product (0-dim result); 2-D @ 1-D a
 // matrix-vector product; 1-D @ 2-D prepends a 1 to the vector and removes it after; 2-D @ 2-D
 // is mm. When the first operand has 3+ dims and the second 1 or 2, the batch folds into the rows
 // of one big mm. Otherwise the batch dims (all but the last two; a 1-D operand has none)
 // broadcast, every operand is expanded (no copy) to them, and the kernel loops over the batch.
-Tensor matmul(const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::matmul(a, b);
+Tensor plain_matmul(const Tensor& a, const Tensor& b) {
   const Device device = check_operands(a, b, "matmul");
   const int64_t da = a.dim(), db = b.dim();
   TIDE_CHECK(da >= 1 && db >= 1, "[matmul] both arguments to matmul need to be at least 1D, but they "
@@ -161,16 +162,14 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   return product(a3, b3, out_shape, device).view(result_shape.vec());
 }
 
-Tensor mm(const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::mm(a, b);
+Tensor plain_mm(const Tensor& a, const Tensor& b) {
   const Device device = check_operands(a, b, "mm");
   TIDE_CHECK(a.dim() == 2, "[mm] self must be a matrix, but got a ", a.dim(), "-D tensor");
   TIDE_CHECK(b.dim() == 2, "[mm] mat2 must be a matrix, but got a ", b.dim(), "-D tensor");
   return mm_checked(a, b, device, "mm");
 }
 
-Tensor bmm(const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::bmm(a, b);
+Tensor plain_bmm(const Tensor& a, const Tensor& b) {
   const Device device = check_operands(a, b, "bmm");
   TIDE_CHECK(a.dim() == 3, "[bmm] batch1 must be a 3D tensor, but got a ", a.dim(), "-D tensor");
   TIDE_CHECK(b.dim() == 3, "[bmm] batch2 must be a 3D tensor, but got a ", b.dim(), "-D tensor");
@@ -182,9 +181,8 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   return product(blas_ready(a), blas_ready(b), DimVector{a.size(0), a.size(1), b.size(2)}, device);
 }
 
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
-  if (TIDE_UNLIKELY(autograd::recording(self, mat1, mat2)))
-    return autograd::traced::addmm(self, mat1, mat2, beta, alpha);
+Tensor plain_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
+                   Scalar alpha) {
   detail::check_defined(self, "addmm", "self");
   detail::check_defined(mat1, "addmm", "the first operand");
   detail::check_defined(mat2, "addmm", "the second operand");
@@ -216,5 +214,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
                      uses_self ? beta : Scalar(0), alpha);
   return out;
 }
+
+}  // namespace detail
 
 }  // namespace tide

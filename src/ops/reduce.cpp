@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <numeric>
 
-#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/reduce_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
 #include "tide/ops.h"
 
@@ -194,26 +194,25 @@ void check_arg_dtype(const Tensor& a, const char* where) {
 
 }  // namespace
 
-Tensor sum(const Tensor& a, std::optional<Dtype> dtype) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sum(a, dtype);
+namespace detail {
+
+Tensor plain_sum(const Tensor& a, std::optional<Dtype> dtype) {
   detail::check_defined(a, "sum", "input");
   return sum_impl(a, dims_mask(a, {}, "sum"), false, dtype, false, "sum");
 }
 
-Tensor sum(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sum(a, {dim}, keepdim, dtype);
+Tensor plain_sum(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
   detail::check_defined(a, "sum", "input");
   return sum_impl(a, dims_mask(a, {dim}, "sum"), keepdim, dtype, false, "sum");
 }
 
-Tensor sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sum(a, dims, keepdim, dtype);
+Tensor plain_sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim,
+                 std::optional<Dtype> dtype) {
   detail::check_defined(a, "sum", "input");
   return sum_impl(a, dims_mask(a, dims, "sum"), keepdim, dtype, false, "sum");
 }
 
-Tensor& sum_out(Tensor& out, const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(out, a))) autograd::traced::check_out_variant("sum_out");
+Tensor& plain_sum_out(Tensor& out, const Tensor& a) {
   detail::check_defined(out, "sum_out", "out");
   detail::check_defined(a, "sum_out", "input");
   detail::same_device({{"out", &out}, {"self", &a}}, "sum_out");
@@ -226,61 +225,54 @@ Tensor& sum_out(Tensor& out, const Tensor& a) {
   return out;
 }
 
-Tensor mean(const Tensor& a, std::optional<Dtype> dtype) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::mean(a, dtype);
+Tensor plain_mean(const Tensor& a, std::optional<Dtype> dtype) {
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, {}, "mean"), false, dtype, true, "mean");
 }
 
-Tensor mean(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
-  if (TIDE_UNLIKELY(autograd::recording(a)))
-    return autograd::traced::mean(a, {dim}, keepdim, dtype);
+Tensor plain_mean(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, {dim}, "mean"), keepdim, dtype, true, "mean");
 }
 
-Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim, std::optional<Dtype> dtype) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::mean(a, dims, keepdim, dtype);
+Tensor plain_mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim,
+                  std::optional<Dtype> dtype) {
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, dims, "mean"), keepdim, dtype, true, "mean");
 }
 
-Tensor max(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::max(a);
+Tensor plain_max(const Tensor& a) {
   return min_max_all(a, true, false, "max");
 }
-Tensor min(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::min(a);
+Tensor plain_min(const Tensor& a) {
   return min_max_all(a, false, false, "min");
 }
 
-std::tuple<Tensor, Tensor> max(const Tensor& a, int64_t dim, bool keepdim) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::max(a, dim, keepdim);
+std::tuple<Tensor, Tensor> plain_max(const Tensor& a, int64_t dim, bool keepdim) {
   Tensor values, indices;
   min_max_dim(a, dim, keepdim, true, true, values, indices, "max");
   return {values, indices};
 }
 
-std::tuple<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::min(a, dim, keepdim);
+std::tuple<Tensor, Tensor> plain_min(const Tensor& a, int64_t dim, bool keepdim) {
   Tensor values, indices;
   min_max_dim(a, dim, keepdim, false, true, values, indices, "min");
   return {values, indices};
 }
 
-Tensor argmax(const Tensor& a) {
+Tensor plain_argmax(const Tensor& a) {
   detail::check_defined(a, "argmax", "input");
   check_arg_dtype(a, "argmax");
   return min_max_all(a, true, true, "argmax");
 }
 
-Tensor argmin(const Tensor& a) {
+Tensor plain_argmin(const Tensor& a) {
   detail::check_defined(a, "argmin", "input");
   check_arg_dtype(a, "argmin");
   return min_max_all(a, false, true, "argmin");
 }
 
-Tensor argmax(const Tensor& a, int64_t dim, bool keepdim) {
+Tensor plain_argmax(const Tensor& a, int64_t dim, bool keepdim) {
   detail::check_defined(a, "argmax", "input");
   check_arg_dtype(a, "argmax");
   Tensor values, indices;
@@ -288,12 +280,14 @@ Tensor argmax(const Tensor& a, int64_t dim, bool keepdim) {
   return indices;
 }
 
-Tensor argmin(const Tensor& a, int64_t dim, bool keepdim) {
+Tensor plain_argmin(const Tensor& a, int64_t dim, bool keepdim) {
   detail::check_defined(a, "argmin", "input");
   check_arg_dtype(a, "argmin");
   Tensor values, indices;
   min_max_dim(a, dim, keepdim, false, false, values, indices, "argmin");
   return indices;
 }
+
+}  // namespace detail
 
 }  // namespace tide

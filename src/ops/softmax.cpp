@@ -1,10 +1,10 @@
 // softmax and log_softmax over one dim (torch.softmax / torch.nn.functional.log_softmax).
 
-#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/softmax_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
 #include "tide/ops.h"
 
@@ -41,14 +41,16 @@ Tensor softmax_impl(const Tensor& a, int64_t dim, bool log, const char* where) {
 
 }  // namespace
 
-Tensor softmax(const Tensor& a, int64_t dim) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::softmax(a, dim);
+namespace detail {
+
+Tensor plain_softmax(const Tensor& a, int64_t dim) {
   return softmax_impl(a, dim, false, "softmax");
 }
 
-Tensor log_softmax(const Tensor& a, int64_t dim) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::log_softmax(a, dim);
+Tensor plain_log_softmax(const Tensor& a, int64_t dim) {
   return softmax_impl(a, dim, true, "log_softmax");
 }
+
+}  // namespace detail
 
 }  // namespace tide

@@ -1,86 +1,47 @@
-// Unary elementwise front ends: neg, abs, relu keep the dtype; exp, log, sqrt, sigmoid, tanh
-// are float ops (integer and bool inputs give float32, as torch); clamp promotes with its
-// bounds (int tensor clamped to 0.5 is float32, as torch).
+// Unary elementwise plans (the op table's unary_same and unary_float: neg, abs, relu keep the
+// dtype; exp, log, sqrt, sigmoid, tanh are float ops, integer and bool inputs give float32, as
+// torch) and clamp, which promotes with its bounds (int tensor clamped to 0.5 is float32).
 
-#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
+#include "ops/elementwise_plans.h"
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "ops/type_promotion.h"
 #include "tide/ops.h"
 
 namespace tide {
+
+namespace detail {
 namespace {
 
-using kernels::UnaryOp;
-
-Tensor same_dtype_op(UnaryOp op, const Tensor& a) {
-  Tensor out = detail::make_empty(a.shape(), a.dtype(), a.device());
-  detail::run_kernel(a.device(), "unary", kernels::unary_stub, op, out, a);
-  return out;
-}
-
-/// Integer and bool inputs compute in the default dtype, as torch; the fresh conversion is
-/// written in place.
-Tensor float_op(UnaryOp op, const Tensor& a, const char* where) {
-  detail::check_defined(a, where, "input");
-  if (is_floating_point(a.dtype())) return same_dtype_op(op, a);
-  Tensor out = a.to(get_default_dtype());
-  detail::run_kernel(out.device(), where, kernels::unary_stub, op, out, out);
+Tensor same_dtype_op(kernels::UnaryOp op, const Tensor& self, const char* where) {
+  Tensor out = make_empty(self.shape(), self.dtype(), self.device());
+  run_kernel(self.device(), where, kernels::unary_stub, op, out, self);
   return out;
 }
 
 }  // namespace
 
-Tensor neg(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::neg(a);
-  detail::check_defined(a, "neg", "input");
-  TIDE_CHECK(a.dtype() != kBool,
-             "[neg] Negation, the `-` operator, on a bool tensor is not supported. If you are "
-             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-  return same_dtype_op(UnaryOp::Neg, a);
+Tensor unary_same(kernels::UnaryOp op, const Tensor& self, const char* where,
+                  const char* bool_error) {
+  check_defined(self, where, "input");
+  TIDE_CHECK(bool_error == nullptr || self.dtype() != kBool, "[", where, "] ", bool_error);
+  return same_dtype_op(op, self, where);
 }
 
-Tensor abs(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::abs(a);
-  detail::check_defined(a, "abs", "input");
-  TIDE_CHECK(a.dtype() != kBool, "[abs] \"abs_cpu\" not implemented for 'Bool'; convert the "
-             "tensor first, e.g. .to(tide::kInt64), or use it as a mask directly");
-  return same_dtype_op(UnaryOp::Abs, a);
+/// The fresh conversion of an integer or bool input is written in place.
+Tensor unary_float(kernels::UnaryOp op, const Tensor& self, const char* where) {
+  check_defined(self, where, "input");
+  if (is_floating_point(self.dtype())) return same_dtype_op(op, self, where);
+  Tensor out = self.to(get_default_dtype());
+  run_kernel(out.device(), where, kernels::unary_stub, op, out, out);
+  return out;
 }
 
-Tensor relu(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::relu(a);
-  detail::check_defined(a, "relu", "input");
-  TIDE_CHECK(a.dtype() != kBool, "[relu] Boolean inputs not supported for relu");
-  return same_dtype_op(UnaryOp::Relu, a);
-}
-
-Tensor exp(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::exp(a);
-  return float_op(UnaryOp::Exp, a, "exp");
-}
-Tensor log(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::log(a);
-  return float_op(UnaryOp::Log, a, "log");
-}
-Tensor sqrt(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sqrt(a);
-  return float_op(UnaryOp::Sqrt, a, "sqrt");
-}
-Tensor sigmoid(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::sigmoid(a);
-  return float_op(UnaryOp::Sigmoid, a, "sigmoid");
-}
-Tensor tanh(const Tensor& a) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::tanh(a);
-  return float_op(UnaryOp::Tanh, a, "tanh");
-}
-
-Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::clamp(a, min, max);
+Tensor plain_clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max) {
   detail::check_defined(a, "clamp", "input");
   TIDE_CHECK(min || max, "[clamp] torch.clamp: At least one of 'min' or 'max' must not be None");
   Dtype dtype = a.dtype();
@@ -102,5 +63,7 @@ Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> m
   detail::run_kernel(out.device(), "clamp", kernels::clamp_stub, out, a, min, max);
   return out;
 }
+
+}  // namespace detail
 
 }  // namespace tide

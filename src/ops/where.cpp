@@ -1,12 +1,12 @@
 // where(condition, a, b): torch's promotion of a and b (Scalars as wrapped numbers), all three
 // broadcast together; the condition must be bool.
 
-#include "autograd/hooks.h"
 #include "kernels/stubs.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
 #include "ops/type_promotion.h"
 #include "tide/ops.h"
@@ -57,17 +57,18 @@ Tensor where_impl(const Tensor& cond, const Tensor* a, const Scalar& as, const T
 
 }  // namespace
 
-Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(a, b))) return autograd::traced::where(condition, a, b);
+namespace detail {
+
+Tensor plain_where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   return where_impl(condition, &a, Scalar(), &b, Scalar());
 }
-Tensor where(const Tensor& condition, const Tensor& a, Scalar b) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::where(condition, a, b);
+Tensor plain_where(const Tensor& condition, const Tensor& a, Scalar b) {
   return where_impl(condition, &a, Scalar(), nullptr, b);
 }
-Tensor where(const Tensor& condition, Scalar a, const Tensor& b) {
-  if (TIDE_UNLIKELY(autograd::recording(b))) return autograd::traced::where(condition, a, b);
+Tensor plain_where(const Tensor& condition, Scalar a, const Tensor& b) {
   return where_impl(condition, nullptr, a, &b, Scalar());
 }
+
+}  // namespace detail
 
 }  // namespace tide

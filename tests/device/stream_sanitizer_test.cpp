@@ -126,6 +126,22 @@ TEST(StreamSanitizer, TheSeedsExampleWithWaitStreamReportsNothing) {
   cuda::synchronize(0);
 }
 
+// The op table's front ends pass each op's own name to the kernel launch (Note [Op entry]):
+// unary ops once all reached it as "unary".
+TEST(StreamSanitizer, AReportNamesAUnaryOpByItsOwnName) {
+  TIDE_REQUIRE_DEVICES(1);
+  SanitizerOn on;
+  const cuda::Stream s(0);
+  Tensor A = empty({64}, TensorOptions().device(cuda_device(0))).normal_(0.0, 1.0);
+  const std::string race = race_of([&] {
+    cuda::StreamGuard guard(s);
+    Tensor B = sigmoid(A);
+  });
+  EXPECT_THAT(race, AllOf(HasSubstr("expected `sigmoid` on " + stream_text(s)),
+                          HasSubstr("to be ordered after `normal_`")));
+  cuda::synchronize(0);
+}
+
 TEST(StreamSanitizer, AReportSaysWhereBothOpsWereEnqueued) {
   TIDE_REQUIRE_DEVICES(1);
   if (!runtime::backtrace_symbolization_available()) GTEST_SKIP() << "no symbolizer in this build";

@@ -1,0 +1,49 @@
+#pragma once
+// The hand-written front ends of the op table's `plan: explicit` ops: detail::plain_<op>, with
+// the op's own parameters, called by its generated front end once the op entry has passed
+// (Note [Op entry] in ops/op_entry.h). Each checks, allocates and runs its kernels as any front
+// end (Note [Op structure]); the op's recording, and later modes, stay in the generated shell.
+
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "tide/dtype.h"
+#include "tide/scalar.h"
+#include "tide/tensor.h"
+
+namespace tide::detail {
+
+// @generated begin plain-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor plain_where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor plain_where(const Tensor& condition, const Tensor& self, Scalar other);
+Tensor plain_where(const Tensor& condition, Scalar self, const Tensor& other);
+Tensor plain_clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor plain_sum(const Tensor& self, std::optional<Dtype> dtype);
+Tensor plain_sum(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
+Tensor plain_sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+                 std::optional<Dtype> dtype);
+Tensor plain_mean(const Tensor& self, std::optional<Dtype> dtype);
+Tensor plain_mean(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
+Tensor plain_mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+                  std::optional<Dtype> dtype);
+Tensor plain_max(const Tensor& self);
+std::tuple<Tensor, Tensor> plain_max(const Tensor& self, int64_t dim, bool keepdim);
+Tensor plain_min(const Tensor& self);
+std::tuple<Tensor, Tensor> plain_min(const Tensor& self, int64_t dim, bool keepdim);
+Tensor plain_argmax(const Tensor& self);
+Tensor plain_argmax(const Tensor& self, int64_t dim, bool keepdim);
+Tensor plain_argmin(const Tensor& self);
+Tensor plain_argmin(const Tensor& self, int64_t dim, bool keepdim);
+Tensor& plain_sum_out(Tensor& out, const Tensor& self);
+Tensor plain_matmul(const Tensor& self, const Tensor& other);
+Tensor plain_mm(const Tensor& self, const Tensor& mat2);
+Tensor plain_bmm(const Tensor& self, const Tensor& mat2);
+Tensor plain_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
+                   Scalar alpha);
+Tensor plain_softmax(const Tensor& self, int64_t dim);
+Tensor plain_log_softmax(const Tensor& self, int64_t dim);
+// @generated end plain-declarations
+
+}  // namespace tide::detail
