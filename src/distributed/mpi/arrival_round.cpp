@@ -56,10 +56,20 @@ bool ArrivalRound::wait_until(Clock::time_point deadline) {
   // A peer in step arrives within microseconds: poll without pause for the first kSpin (each
   // yield costs about a microsecond here, and polling between yields made the round cost 3 us
   // more per collective: bench/RESULTS.md, 2026-11-26), then yield the core to the threads
-  // that share it (the caller's backward, other ranks: 4 ranks on 2 cores in CI), then sleep.
+  // that share it (the caller's backward, other ranks: 4 ranks on 2 cores in CI) until kYield,
+  // then sleep. Ranks leave a large all-reduce milliseconds apart (the last reader of a
+  // shared-memory copy finishes last), so the yield phase must outlast that gap: when it ended
+  // after 2,000 polls (about 2 ms), every 64 MiB all-reduce paid 50 us sleeps and oversleeps
+  // and reached 0.79 of raw MPI's bandwidth; polling by yields for 20 ms reached 0.95-1.00
+  // (bench/RESULTS.md, issue 21). A yielding thread gives its core to any runnable thread, so
+  // the longer phase costs the machine's other work little; past it, a peer that is seconds
+  // behind (a rank still computing) is waited for asleep.
   constexpr auto kSpin = std::chrono::microseconds(50);
-  const Clock::time_point spin_end = Clock::now() + kSpin;
-  bool spinning = true;
+  constexpr auto kYield = std::chrono::milliseconds(20);
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point spin_end = start + kSpin;
+  const Clock::time_point yield_end = start + kYield;
+  enum class Phase { spin, yield, sleep } phase = Phase::spin;
   for (int polls = 0;; ++polls) {
     int all_done = 0;
     check_mpi(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &all_done,
@@ -69,16 +79,15 @@ bool ArrivalRound::wait_until(Clock::time_point deadline) {
       done_ = true;
       return true;
     }
-    if (polls % 16 == 15) {
+    if (phase == Phase::sleep || polls % 16 == 15) {
       const Clock::time_point now = Clock::now();
       if (now >= deadline) return false;
-      spinning = spinning && now < spin_end;
+      phase = now < spin_end ? Phase::spin : now < yield_end ? Phase::yield : Phase::sleep;
     }
-    if (spinning) continue;
-    if (polls < 2000) {
-      std::this_thread::yield();
-    } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    switch (phase) {
+      case Phase::spin: break;
+      case Phase::yield: std::this_thread::yield(); break;
+      case Phase::sleep: std::this_thread::sleep_for(std::chrono::microseconds(50)); break;
     }
   }
 }
