@@ -35,6 +35,10 @@ class Storage {
   long use_count() const { return impl_.use_count(); }
   bool is_alias_of(const Storage& o) const { return impl_ == o.impl_; }
   uint32_t version() const { return impl_->version.load(std::memory_order_relaxed); }
+  /// Moves the storage to other memory holding the same bytes (torch's set_data_ptr), for
+  /// every tensor that shares it: share_memory_() uses it. Not safe while another thread
+  /// reads or writes the storage, as torch's share_memory_.
+  void set_data_ptr(DataPtr data) const { impl_->data = std::move(data); }
   /// Marks an in-place write (one relaxed increment).
   void bump_version() const { impl_->version.fetch_add(1, std::memory_order_relaxed); }
 

@@ -1,17 +1,22 @@
 // tide._C's pieces of tide.save / tide.load (python/tide/_serialization.py, which writes the
 // pickle and the zip with Python's own pickle and zipfile, as torch does): a storage's identity
 // and bytes for saving, and a tensor over a loaded storage, checked as tide::torch_load checks
-// it (src/serialize/tensor_rebuild.h), for loading.
+// it (src/serialize/tensor_rebuild.h), for loading; and the shared memory segments that
+// Tensor.share_memory_() and tide.multiprocessing pass between processes (Note [Shared memory
+// segments] in src/memory/shared_memory.h).
 
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
 #include "casters.h"
+#include "memory/shared_memory.h"
 #include "serialize/tensor_rebuild.h"
 #include "tide/factories.h"
 
@@ -60,6 +65,28 @@ void bind_serialization(nb::module_& m) {
         return serialize::tensor_over_storage(storage, size, stride, offset, "tide.load");
       },
       "a tensor over the storage of `storage` with the given geometry");
+
+  m.def(
+      "_share_memory_",
+      [](const Tensor& t) { memory::share_storage(t.storage(), "Tensor.share_memory_"); },
+      "moves the cpu tensor's storage into a shared memory segment (a no-op when it is in one)");
+  m.def(
+      "_shared_segment",
+      [](const Tensor& t) -> std::optional<std::pair<int, size_t>> {
+        auto seg = memory::shared_segment(t.storage());
+        if (!seg) return std::nullopt;
+        return std::pair<int, size_t>{seg->fd, seg->nbytes};
+      },
+      "(fd, nbytes) of the tensor's shared memory segment, None when it is not in one");
+  m.def(
+      "_map_shared_segment",
+      [](int fd, size_t nbytes, Dtype dtype) {
+        Storage s = memory::map_shared_segment(fd, nbytes, "tide.multiprocessing");
+        const auto numel = static_cast<int64_t>(nbytes / element_size(dtype));
+        return Tensor(std::move(s), dtype, {numel}, {1}, 0);
+      },
+      "a 1-d cpu tensor of dtype over the segment fd (which it then owns), as another process "
+      "shared it");
 }
 
 }  // namespace tide::python

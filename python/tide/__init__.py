@@ -21,6 +21,7 @@ from ._grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
 from . import _tensor, _ops, _legacy, _dlpack
 from ._dlpack import from_dlpack, from_numpy
 from ._serialization import save, load
+from ._generator import Generator
 
 # torch's aliases of the dtypes.
 float = float32
@@ -40,6 +41,6 @@ globals().update(_legacy.CPU_TYPES)
 set_default_tensor_type = _legacy.set_default_tensor_type
 
 from . import cuda  # noqa: E402  (needs the names above)
-from . import nn, optim, utils, distributed, accelerator  # noqa: E402
+from . import nn, optim, utils, distributed, accelerator, multiprocessing  # noqa: E402
 
 __version__ = "0.1.0"

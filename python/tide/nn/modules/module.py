@@ -377,6 +377,11 @@ class Module:
     def cpu(self):
         return self._apply(lambda t: t.cpu())
 
+    def share_memory(self):
+        """Moves every parameter, gradient and buffer to shared memory (Tensor.share_memory_),
+        so that processes the module is sent to train the same tensors (Hogwild)."""
+        return self._apply(lambda t: t.share_memory_())
+
     def type(self, dst_type):
         return self._apply(lambda t: t.to(dtype=dst_type))
 

@@ -1,7 +1,12 @@
-"""Datasets: Dataset (map-style, subclassable in Python), IterableDataset, TensorDataset and
-Subset, as torch.utils.data."""
+"""Datasets: Dataset (map-style, subclassable in Python), IterableDataset, TensorDataset,
+Subset, ConcatDataset and random_split, as torch.utils.data."""
+
+import bisect
+import math
+import warnings
 
 from ... import _C
+from ..._generator import next_key
 
 
 class Dataset:
@@ -63,3 +68,75 @@ class Subset(Dataset):
 
     def __len__(self):
         return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """The samples of several datasets, one after the other."""
+
+    @staticmethod
+    def cumsum(sequence):
+        sizes, total = [], 0
+        for d in sequence:
+            total += len(d)
+            sizes.append(total)
+        return sizes
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        assert len(self.datasets) > 0, "datasets should not be an empty iterable"
+        for d in self.datasets:
+            assert not isinstance(d, IterableDataset), \
+                "ConcatDataset does not support IterableDataset"
+        self.cumulative_sizes = self.cumsum(self.datasets)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which > 0 else 0
+        return self.datasets[which][idx - start]
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+def _dataset_add(self, other):
+    return ConcatDataset([self, other])
+
+
+Dataset.__add__ = _dataset_add
+
+
+def random_split(dataset, lengths, generator=None):
+    """Splits the dataset into non-overlapping Subsets of the given lengths, or of fractions of
+    its length (floors, with the remainder handed out one by one from the first split), drawn
+    from one permutation. The split is reproducible from the generator's seed (or from
+    tide.manual_seed), but is not torch's split for the same seed: tide draws with Philox."""
+    lengths = list(lengths)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        counts = []
+        for i, frac in enumerate(lengths):
+            if frac < 0 or frac > 1:
+                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
+            counts.append(int(math.floor(len(dataset) * frac)))
+        for i in range(len(dataset) - sum(counts)):
+            counts[i % len(counts)] += 1
+        lengths = counts
+        for i, length in enumerate(lengths):
+            if length == 0:
+                warnings.warn(f"Length of split at index {i} is 0. This might result in an "
+                              "empty dataset.")
+    if sum(lengths) != len(dataset):
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    seed, stream = next_key(generator)
+    order = _C._shuffled_order(sum(lengths), seed, stream)
+    subsets, offset = [], 0
+    for length in lengths:
+        subsets.append(Subset(dataset, order[offset:offset + length]))
+        offset += length
+    return subsets
