@@ -20,6 +20,10 @@ Tensors are written as in op_goldens.json (scripts/gen_op_goldens.py). Ops and i
   adaptive_avg_pool2d   [input]; args {output_size}
   batch_norm            [input, weight?, bias?, running_mean?, running_var?]; args {training,
                         momentum, eps}: outputs [out, running_mean after?, running_var after?]
+  batch_norm2d_module   [x1, x2, x3, x_eval, weight, bias]: nn.BatchNorm2d(C, momentum=args.momentum) (None:
+                        the cumulative average) trained on x1..x3, then eval() on x_eval:
+                        outputs [y1, y2, y3, y_eval, running_mean, running_var,
+                        num_batches_tracked]; no gradients
 """
 
 import json
@@ -172,7 +176,25 @@ def batch_norm_cases():
        positive(3), True)
 
 
+def module_cases():
+    for name, momentum in (("batch_norm2d_module", 0.1), ("batch_norm2d_module_cumulative", None)):
+        xs = [floats(4, 3, 3, 2) for _ in range(4)]
+        bn = torch.nn.BatchNorm2d(3, momentum=momentum)
+        with torch.no_grad():
+            bn.weight.copy_(floats(3))
+            bn.bias.copy_(floats(3))
+        ys = [bn(x) for x in xs[:3]]
+        bn.eval()
+        ys.append(bn(xs[3]))
+        outs = ys + [bn.running_mean, bn.running_var, bn.num_batches_tracked]
+        GOLDENS.append({"name": name, "op": "batch_norm2d_module",
+                        "inputs": [tensor_json(x) for x in xs + [bn.weight, bn.bias]],
+                        "args": {"momentum": momentum},
+                        "outputs": [tensor_json(o) for o in outs]})
+
+
 def main():
+    module_cases()
     conv_cases()
     pool_cases()
     batch_norm_cases()

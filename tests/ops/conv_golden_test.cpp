@@ -1,4 +1,4 @@
-// conv2d, conv1d, the poolings and batch_norm against torch 1.13 (tests/fixtures/
+// conv2d, conv1d, the poolings, batch_norm and nn::BatchNorm2d's steps against torch 1.13 (tests/fixtures/
 // conv_goldens.json, written by scripts/gen_conv_goldens.py): outputs, the running statistics
 // batch_norm updates, every input's gradient through backward(), and the calls torch rejects.
 // float32 convolutions run on oneDNN (torch's on mkldnn or its own loops), so values match to
@@ -20,6 +20,7 @@
 #include "support/golden_json.h"
 #include "tide/autograd.h"
 #include "tide/factories.h"
+#include "tide/nn/batch_norm.h"
 #include "tide/ops.h"
 #include "tide/tensor.h"
 
@@ -92,6 +93,21 @@ const std::map<std::string, Runner>& runners() {
          }
          return out;
        }},
+      {"batch_norm2d_module",
+       [](const Inputs& in, const json& a) {
+         const json& m = a.at("momentum");
+         nn::BatchNorm2d bn(3, 1e-5, m.is_null() ? std::nullopt
+                                                 : std::optional<double>(json_double(m)));
+         bn.weight.detach().copy_(in[4]);
+         bn.bias.detach().copy_(in[5]);
+         Outputs out{bn(in[0]), bn(in[1]), bn(in[2])};
+         bn.eval();
+         out.push_back(bn(in[3]));
+         for (const Tensor& t : {bn.running_mean, bn.running_var, bn.num_batches_tracked}) {
+           out.push_back(t);
+         }
+         return out;
+       }},
   };
   return table;
 }
@@ -145,6 +161,14 @@ TEST_P(ConvMatchesTorch, OutputsAndGradients) {
       if (kTorchWording.count(golden.name)) {
         EXPECT_THAT(e.what(), ::testing::HasSubstr(torch_says));
       }
+    }
+    return;
+  }
+  if (!spec.contains("grads")) {  // a module's steps: outputs only
+    const Outputs out = run(inputs, spec.at("args"));
+    ASSERT_EQ(out.size(), spec.at("outputs").size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      expect_matches(out[i], spec.at("outputs")[i], "output " + std::to_string(i));
     }
     return;
   }

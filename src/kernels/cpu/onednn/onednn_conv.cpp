@@ -6,11 +6,22 @@
 // chose — and the result back — only when they differ. oneDNN caches primitives by their
 // description (its primitive cache, 1024 entries by default), so describing them on every call
 // costs a hash lookup, not a JIT compilation.
+//
+// Note [oneDNN threads]: oneDNN (Debian's build) runs on OpenMP with every thread OpenMP
+// offers. For a small convolution the threads' fork and barrier cost more than the work, and
+// far more when the cores are busy: an 8x1x6x6 convolution took 40 ms on 2 loaded cores with
+// 2 threads and 0.05 ms with one. As kernels/cpu/parallel.h does for tide's loops, a
+// convolution below kSerialMacs multiply-adds runs on the calling thread alone
+// (omp_set_num_threads sets the calling thread's value only; the guard restores it).
 
 #include "kernels/cpu/onednn/onednn_conv.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 #include <unordered_map>
+
+#if defined(TIDE_USE_OPENMP)
+#include <omp.h>
+#endif
 
 namespace tide::kernels::onednn {
 namespace {
@@ -49,6 +60,37 @@ Shapes shapes_of(const ConvGeometry& g) {
   s.pad_r = {g.pad_end[0], g.pad_end[1]};
   return s;
 }
+
+constexpr int64_t kSerialMacs = int64_t{1} << 22;
+
+class ThreadsFor {
+ public:
+  explicit ThreadsFor(const ConvGeometry& g) {
+#if defined(TIDE_USE_OPENMP)
+    const int64_t macs = g.batch * g.out_channels * g.out_h * g.out_w * g.in_per_group() *
+                         g.kernel_h * g.kernel_w;
+    if (macs < kSerialMacs && previous_ > 1) {
+      omp_set_num_threads(1);
+    } else {
+      previous_ = 0;
+    }
+#else
+    (void)g;
+#endif
+  }
+  ~ThreadsFor() {
+#if defined(TIDE_USE_OPENMP)
+    if (previous_ > 1) omp_set_num_threads(previous_);
+#endif
+  }
+  ThreadsFor(const ThreadsFor&) = delete;
+  ThreadsFor& operator=(const ThreadsFor&) = delete;
+
+ private:
+#if defined(TIDE_USE_OPENMP)
+  int previous_ = omp_get_max_threads();
+#endif
+};
 
 memory::desc any(const Dims& dims) { return memory::desc(dims, kF32, Tag::any); }
 
@@ -92,6 +134,7 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Shapes& s, bool with_
 
 void conv2d_forward(const Tensor& out, const Tensor& input, const Tensor& weight,
                     const Tensor& bias, const ConvGeometry& g) {
+  const ThreadsFor threads(g);
   const Shapes s = shapes_of(g);
   const auto pd = forward_pd(s, bias.defined());
   dnnl::stream stream(cpu_engine());
@@ -110,6 +153,7 @@ void conv2d_forward(const Tensor& out, const Tensor& input, const Tensor& weight
 void conv2d_backward_input(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight,
                            const ConvGeometry& g) {
   using dnnl::convolution_backward_data;
+  const ThreadsFor threads(g);
   const Shapes s = shapes_of(g);
   const auto hint = forward_pd(s, false);
   const convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, any(s.src),
@@ -131,6 +175,7 @@ void conv2d_backward_input(const Tensor& grad_input, const Tensor& grad_out, con
 void conv2d_backward_weight(const Tensor& grad_weight, const Tensor& grad_bias,
                             const Tensor& input, const Tensor& grad_out, const ConvGeometry& g) {
   using dnnl::convolution_backward_weights;
+  const ThreadsFor threads(g);
   const Shapes s = shapes_of(g);
   const bool with_bias = grad_bias.defined();
   const auto hint = forward_pd(s, with_bias);
