@@ -39,6 +39,9 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               PaddingMode padding, IntArrayRef dilation, int64_t groups) {
   const detail::ConvPadding p = detail::conv_padding(padding, weight, stride, dilation, "conv2d");
+  if (detail::needs_explicit_padding(input, p)) {
+    return detail::conv2d_explicitly_padded(input, weight, bias, stride, p, dilation, groups);
+  }
   return record_conv2d(input, weight, bias,
                        detail::plan_conv2d(input, weight, bias, stride, p, dilation, groups,
                                            "conv2d"));

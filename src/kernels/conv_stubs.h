@@ -39,7 +39,6 @@ extern KernelStub<void(const Tensor&, const Tensor&, const PoolGeometry&)>
 
 }  // namespace tide::kernels
 
-// Note [Stubs without GPU launchers]: these stubs are not in all_stubs() (kernels/stubs.h)
-// yet, whose test requires a GPU launcher for every stub in builds with nvcc. Until
-// kernels/cuda registers them (cuDNN), a real GPU raises run_kernel's "no CUDA kernel" error
-// for these ops; cpu and simulated GPUs run the cpu loops.
+// Their GPU launchers: kernels/cuda/pool_kernels.cu (always with nvcc) and
+// kernels/cuda/cudnn_conv.cpp (when the build has cuDNN; all_stubs() lists the convolution
+// stubs only then).

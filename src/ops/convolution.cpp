@@ -15,6 +15,7 @@
 #include "ops/op_common.h"
 #include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
+#include "tide/factories.h"
 #include "tide/ops.h"
 
 namespace tide::detail {
@@ -70,6 +71,28 @@ ConvPadding conv_padding(PaddingMode padding, const Tensor& weight, IntArrayRef 
     p.end[i] = total - total / 2;
   }
   return p;
+}
+
+bool needs_explicit_padding(const Tensor& input, const ConvPadding& padding) {
+  const bool asymmetric =
+      padding.begin[0] != padding.end[0] || padding.begin[1] != padding.end[1];
+  return asymmetric && input.defined() && input.is_cuda() && runtime::native_kernels();
+}
+
+Tensor conv2d_explicitly_padded(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                                IntArrayRef stride, const ConvPadding& padding,
+                                IntArrayRef dilation, int64_t groups) {
+  Tensor x = input;
+  for (int i = 0; i < 2; ++i) {
+    const int64_t extra = padding.end[i] - padding.begin[i];
+    if (extra == 0) continue;
+    const int64_t dim = x.dim() - 2 + i;
+    std::vector<int64_t> shape = x.sizes();
+    shape[static_cast<size_t>(dim)] = extra;
+    x = tide::cat({x, tide::zeros(shape, tide::device(x.device()).dtype(x.dtype()))}, dim);
+  }
+  return tide::conv2d(x, weight, bias, std::move(stride), {padding.begin[0], padding.begin[1]},
+                      std::move(dilation), groups);
 }
 
 ConvPlan plan_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -191,6 +214,9 @@ Tensor plain_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bia
                     IntArrayRef stride, PaddingMode padding, IntArrayRef dilation,
                     int64_t groups) {
   const ConvPadding p = conv_padding(padding, weight, stride, dilation, "conv2d");
+  if (needs_explicit_padding(input, p)) {
+    return conv2d_explicitly_padded(input, weight, bias, stride, p, dilation, groups);
+  }
   return run_conv2d(input, weight, bias,
                     plan_conv2d(input, weight, bias, stride, p, dilation, groups, "conv2d"));
 }

@@ -25,6 +25,15 @@ ConvPadding conv_padding(IntArrayRef padding, const char* where);
 ConvPadding conv_padding(PaddingMode padding, const Tensor& weight, IntArrayRef stride,
                          IntArrayRef dilation, const char* where);
 
+/// Whether a padding word's asymmetric padding must become explicit zeros first: on real GPUs,
+/// whose cuDNN pads symmetrically (Note [cuDNN algorithms] in kernels/cuda/cudnn_conv.cpp).
+bool needs_explicit_padding(const Tensor& input, const ConvPadding& padding);
+/// conv2d(input with zeros appended for the padding's excess at the end, symmetric padding):
+/// through tide::conv2d and cat, so autograd records it (torch does the same for cuDNN).
+Tensor conv2d_explicitly_padded(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                                IntArrayRef stride, const ConvPadding& padding,
+                                IntArrayRef dilation, int64_t groups);
+
 /// Checks a conv2d call as torch does (dims, channels, groups, bias, dtypes, devices, sizes).
 ConvPlan plan_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                      IntArrayRef stride, const ConvPadding& padding, IntArrayRef dilation,

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "device_helpers.h"
+#include "support/cudnn_switches_guard.h"
 #include "support/defaults_guard.h"
 #include "support/error_of.h"
 #include "tide/testing/sim_hooks.h"
@@ -310,6 +311,8 @@ TEST(NnDevice, ModulesBuiltUnderADefaultDeviceLiveThereWithTheCpusInitialValues)
 // in place, are updated on the device in training, and eval uses them there.
 TEST(NnDevice, ACnnWithBatchNormTrainsOnTheDeviceAsOnTheCpuAndItsBuffersFollow) {
   TIDE_REQUIRE_DEVICES(1);
+  // cuDNN in true float32 on real GPUs, so that test::matches_cpu's float32 tolerance holds.
+  test::CudnnSwitchesGuard exact(false, false, /*allow_tf32=*/false);
   const auto cnn = [] {
     manual_seed(21);
     return nn::Sequential(nn::Conv2d(2, 4, 3, 1, 1), nn::BatchNorm2d(4), nn::ReLU(),
