@@ -12,7 +12,8 @@ import tide.nn.functional as F
 
 torch = pytest.importorskip("torch")
 
-DEVICES = ["cpu", "cuda:1"]
+# The last cuda device: another than the current one on simulated GPUs (three by default).
+DEVICES = ["cpu", f"cuda:{tide.cuda.device_count() - 1}"]
 
 
 @pytest.fixture(autouse=True)
