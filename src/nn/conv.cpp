@@ -24,25 +24,31 @@ Conv2d::Conv2d(Conv2dOptions options) : options(std::move(options)) {
   reset_parameters();
 }
 
+namespace {
+
+/// The positional arguments of nn.Conv2d but the padding, as options.
+Conv2dOptions options_of(int64_t in_channels, int64_t out_channels, IntArrayRef kernel_size,
+                         IntArrayRef stride, IntArrayRef dilation, int64_t groups, bool bias) {
+  return Conv2dOptions(in_channels, out_channels, kernel_size)
+      .stride(stride)
+      .dilation(dilation)
+      .groups(groups)
+      .bias(bias);
+}
+
+}  // namespace
+
 Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, IntArrayRef kernel_size,
                IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups,
                bool bias)
-    : Conv2d(Conv2dOptions(in_channels, out_channels, kernel_size)
-                 .stride(stride)
-                 .padding(padding)
-                 .dilation(dilation)
-                 .groups(groups)
-                 .bias(bias)) {}
+    : Conv2d(options_of(in_channels, out_channels, kernel_size, stride, dilation, groups, bias)
+                 .padding(padding)) {}
 
 Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, IntArrayRef kernel_size,
                IntArrayRef stride, PaddingMode padding, IntArrayRef dilation, int64_t groups,
                bool bias)
-    : Conv2d(Conv2dOptions(in_channels, out_channels, kernel_size)
-                 .stride(stride)
-                 .padding(padding)
-                 .dilation(dilation)
-                 .groups(groups)
-                 .bias(bias)) {}
+    : Conv2d(options_of(in_channels, out_channels, kernel_size, stride, dilation, groups, bias)
+                 .padding(padding)) {}
 
 void Conv2d::reset() {
   const IntArrayRef& k = options.kernel_size();

@@ -82,7 +82,7 @@ def test_poolings_and_their_gradients_match_torch(device):
         lambda f, t: f.adaptive_avg_pool2d(t, 5),
     ]
     for case in cases:
-        leaf = x.to(device).requires_grad_()
+        leaf = x.clone().to(device).requires_grad_()  # a fresh leaf: grads would accumulate
         tleaf = tx.clone().requires_grad_()
         y, ty = case(F, leaf), case(torch.nn.functional, tleaf)
         assert_close(y, ty)
