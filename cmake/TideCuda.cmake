@@ -29,9 +29,19 @@ if(NOT TIDE_CUDA STREQUAL "OFF")
     if(TIDE_NCCL_INCLUDE AND TIDE_NCCL_LIBRARY)
       set(TIDE_HAVE_NCCL ON)
     endif()
+    # cuDNN 9 (convolutions on real GPUs) also ships in the toolkit folder here. Optional as
+    # NCCL is: without it the build still works, real GPUs have no convolution kernel, and
+    # `tide info` says so.
+    find_path(TIDE_CUDNN_INCLUDE cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    find_library(TIDE_CUDNN_LIBRARY cudnn
+                 HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_TARGET_DIR}/lib
+                       ${CUDAToolkit_LIBRARY_ROOT}/lib)
+    if(TIDE_CUDNN_INCLUDE AND TIDE_CUDNN_LIBRARY)
+      set(TIDE_HAVE_CUDNN ON)
+    endif()
   elseif(TIDE_CUDA STREQUAL "ON")
     message(FATAL_ERROR "TIDE_CUDA=ON but no CUDA compiler (nvcc) was found. "
                         "Install the CUDA toolkit, or configure with -DTIDE_CUDA=AUTO or OFF.")
   endif()
 endif()
-message(STATUS "tide: CUDA backend ${TIDE_HAVE_CUDA} (TIDE_CUDA=${TIDE_CUDA}), NCCL ${TIDE_HAVE_NCCL}")
+message(STATUS "tide: CUDA backend ${TIDE_HAVE_CUDA} (TIDE_CUDA=${TIDE_CUDA}), NCCL ${TIDE_HAVE_NCCL}, cuDNN ${TIDE_HAVE_CUDNN}")

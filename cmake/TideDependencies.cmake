@@ -13,6 +13,18 @@ add_library(tide_libzip INTERFACE)
 target_link_libraries(tide_libzip INTERFACE ${TIDE_LIBZIP_LIBRARY})
 target_include_directories(tide_libzip SYSTEM INTERFACE ${TIDE_LIBZIP_INCLUDE})
 
+# oneDNN (Debian's libdnnl-dev, what torch uses on the cpu) computes float32 convolutions
+# (src/kernels/cpu/onednn/). Found by path, as libzip: Debian's dnnl-config.cmake also requires
+# OpenCL's CMake files, which the library needs only at run time (libOpenCL.so.1). Off in the
+# tsan preset: its OpenMP threads are uninstrumented (false reports), as OpenBLAS's are.
+if(TIDE_ONEDNN)
+  find_path(TIDE_DNNL_INCLUDE oneapi/dnnl/dnnl.hpp REQUIRED)
+  find_library(TIDE_DNNL_LIBRARY NAMES dnnl REQUIRED)
+  add_library(tide_onednn INTERFACE)
+  target_link_libraries(tide_onednn INTERFACE ${TIDE_DNNL_LIBRARY})
+  target_include_directories(tide_onednn SYSTEM INTERFACE ${TIDE_DNNL_INCLUDE})
+endif()
+
 # OpenBLAS: the serial build for tsan (see DESIGN.md), the OpenMP/pthreads one otherwise. The
 # serial build is not reentrant, so tide runs its calls one at a time (Note [Serial OpenBLAS is
 # not reentrant] in src/kernels/cpu/blas_call.h).

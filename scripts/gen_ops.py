@@ -50,8 +50,15 @@ class Arg:
         "int[]": "std::vector<int64_t>",
         "bool": "bool",
         "ScalarType?": "std::optional<Dtype>",
+        "Tensor?": "const Tensor&",  # an undefined Tensor is torch's None
+        "int[2]": "IntArrayRef",  # one int stands for both dims, as torch's int[2]
+        "str": "PaddingMode",  # conv's padding="same"/"valid" (tide/padding_mode.h)
+        "float": "double",
+        "int?": "std::optional<int64_t>",
     }
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
+    # Defaults whose C++ spelling depends on the type.
+    TYPED_DEFAULTS = {("Tensor?", "None"): "{}"}
 
     def __init__(self, text, kw_only):
         m = re.fullmatch(r"(\S+) (\w+)(?:=(\S+))?", text.strip())
@@ -74,7 +81,8 @@ class Arg:
         return self.type == "Tensor(a!)"
 
     def decl(self, defaults):
-        value = self.CPP_DEFAULTS.get(self.default, self.default)
+        value = self.TYPED_DEFAULTS.get((self.type, self.default),
+                                        self.CPP_DEFAULTS.get(self.default, self.default))
         d = f" = {value}" if defaults and self.default is not None else ""
         return f"{self.cpp} {self.name}{d}"
 
@@ -146,7 +154,7 @@ class Op:
 
     def call_args(self, skip_self=False):
         """The arguments passed on, by-value lists moved (each call is their last use)."""
-        return ", ".join(f"std::move({a.name})" if a.type == "int[]" else a.name
+        return ", ".join(f"std::move({a.name})" if a.type in ("int[]", "int[2]") else a.name
                          for a in self.args if not (skip_self and a.name == "self"))
 
     def tensors(self):

@@ -8,6 +8,8 @@
 #include <tuple>
 #include <vector>
 
+#include "tide/int_array_ref.h"
+#include "tide/padding_mode.h"
 #include "tide/tensor.h"
 
 namespace tide {
@@ -128,5 +130,47 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction =
 /// In training, zeroes each element with probability p (a Philox mask from the input's
 /// device) and scales the others by 1/(1-p); otherwise returns the input. p in [0, 1].
 Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);
+
+// convolution, pooling and normalization (NCHW; kernels/conv_geometry.h says how sizes follow)
+// @generated begin function-declarations convolution (scripts/gen_ops.py from src/ops/ops.yaml)
+/// torch.nn.functional.conv2d: input (N, C, H, W) or (C, H, W), weight (O, C/groups, kH, kW).
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+              int64_t groups = 1);
+/// conv2d with padding "same" (output size = input size; stride 1 only) or "valid" (none).
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              PaddingMode padding, IntArrayRef dilation = 1, int64_t groups = 1);
+/// torch.nn.functional.conv1d: input (N, C, L) or (C, L), weight (O, C/groups, k); runs as
+/// conv2d over a height of 1.
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+              int64_t groups = 1);
+// @generated end function-declarations convolution
+// @generated begin function-declarations pooling (scripts/gen_ops.py from src/ops/ops.yaml)
+/// torch.nn.functional.max_pool2d; stride {} means kernel_size, as torch's.
+Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+/// max_pool2d and the flat index (h * W + w) of each maximum in its input plane
+/// (return_indices=True).
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+/// torch.nn.functional.avg_pool2d.
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+/// torch.nn.functional.adaptive_avg_pool2d: output i averages rows
+/// [floor(i*H/out), ceil((i+1)*H/out)), and likewise for columns.
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+// @generated end function-declarations pooling
+// @generated begin function-declarations normalization (scripts/gen_ops.py from src/ops/ops.yaml)
+/// torch.batch_norm, in ATen's argument order (F.batch_norm's is input, running_mean,
+/// running_var, weight, bias, training, momentum, eps). Training normalizes by the batch's
+/// statistics and updates the running ones (when defined) in place, unrecorded by autograd.
+Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const Tensor& running_mean, const Tensor& running_var, bool training,
+                  double momentum, double eps, bool cudnn_enabled = true);
+// @generated end function-declarations normalization
 
 }  // namespace tide

@@ -41,6 +41,6 @@ globals().update(_legacy.CPU_TYPES)
 set_default_tensor_type = _legacy.set_default_tensor_type
 
 from . import cuda  # noqa: E402  (needs the names above)
-from . import nn, optim, utils, distributed, accelerator, multiprocessing  # noqa: E402
+from . import nn, optim, utils, distributed, accelerator, backends, multiprocessing  # noqa: E402
 
 __version__ = "0.1.0"

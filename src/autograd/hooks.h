@@ -109,6 +109,30 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
 Tensor softmax(const Tensor& self, int64_t dim);
 Tensor log_softmax(const Tensor& self, int64_t dim);
 // @generated end traced-declarations nn
+// @generated begin traced-declarations convolution (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              PaddingMode padding, IntArrayRef dilation, int64_t groups);
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+// @generated end traced-declarations convolution
+// @generated begin traced-declarations pooling (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                  IntArrayRef padding, IntArrayRef dilation, bool ceil_mode);
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode);
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                  IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                  std::optional<int64_t> divisor_override);
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+// @generated end traced-declarations pooling
+// @generated begin traced-declarations normalization (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const Tensor& running_mean, const Tensor& running_var, bool training,
+                  double momentum, double eps, bool cudnn_enabled);
+// @generated end traced-declarations normalization
 
 // in place
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking);

@@ -13,6 +13,14 @@ std::string build_info() {
   s += std::string("cuda_backend=") + (TIDE_BUILT_WITH_CUDA ? "compiled" : "not compiled") + "\n";
   s += std::string("openmp=") + (TIDE_BUILT_WITH_OPENMP ? "on" : "off") + "\n";
   s += "blas=" TIDE_BLAS_NAME "\n";
+  s += std::string("onednn=") +
+       (TIDE_BUILT_WITH_ONEDNN ? "on (float32 convolutions on the cpu)"
+                               : "off (cpu convolutions on tide's direct loops)") +
+       "\n";
+  s += std::string("cudnn=") +
+       (TIDE_BUILT_WITH_CUDNN ? std::to_string(TIDE_CUDNN_VERSION) + " (convolutions on real GPUs)"
+                              : std::string("not found (real GPUs have no convolution kernel)")) +
+       "\n";
   s += "compiler=" TIDE_COMPILER "\n";
   return s;
 }

@@ -416,6 +416,72 @@ Tensor log_softmax(const Tensor& self, int64_t dim) {
   return detail::plain_log_softmax(self, dim);
 }
 
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
+    return autograd::traced::conv2d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
+  }
+  return detail::plain_conv2d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
+}
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              PaddingMode padding, IntArrayRef dilation, int64_t groups) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
+    return autograd::traced::conv2d(input, weight, bias, std::move(stride), padding, std::move(dilation), groups);
+  }
+  return detail::plain_conv2d(input, weight, bias, std::move(stride), padding, std::move(dilation), groups);
+}
+
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
+    return autograd::traced::conv1d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
+  }
+  return detail::plain_conv1d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
+}
+
+Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                  IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::max_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
+  }
+  return detail::plain_max_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
+}
+
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::max_pool2d_with_indices(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
+  }
+  return detail::plain_max_pool2d_with_indices(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
+}
+
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                  IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                  std::optional<int64_t> divisor_override) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::avg_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), ceil_mode, count_include_pad, divisor_override);
+  }
+  return detail::plain_avg_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), ceil_mode, count_include_pad, divisor_override);
+}
+
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::adaptive_avg_pool2d(self, std::move(output_size));
+  }
+  return detail::plain_adaptive_avg_pool2d(self, std::move(output_size));
+}
+
+Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const Tensor& running_mean, const Tensor& running_var, bool training,
+                  double momentum, double eps, bool cudnn_enabled) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
+    return autograd::traced::batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+  }
+  return detail::plain_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+}
+
 namespace detail {
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "tide/dtype.h"
+#include "tide/int_array_ref.h"
+#include "tide/padding_mode.h"
 #include "tide/scalar.h"
 #include "tide/tensor.h"
 
@@ -44,6 +46,25 @@ Tensor plain_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, S
                    Scalar alpha);
 Tensor plain_softmax(const Tensor& self, int64_t dim);
 Tensor plain_log_softmax(const Tensor& self, int64_t dim);
+Tensor plain_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                    IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor plain_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                    IntArrayRef stride, PaddingMode padding, IntArrayRef dilation, int64_t groups);
+Tensor plain_conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                    IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor plain_max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                        IntArrayRef padding, IntArrayRef dilation, bool ceil_mode);
+std::tuple<Tensor, Tensor> plain_max_pool2d_with_indices(const Tensor& self,
+                                                         IntArrayRef kernel_size,
+                                                         IntArrayRef stride, IntArrayRef padding,
+                                                         IntArrayRef dilation, bool ceil_mode);
+Tensor plain_avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                        IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                        std::optional<int64_t> divisor_override);
+Tensor plain_adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+Tensor plain_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        const Tensor& running_mean, const Tensor& running_var, bool training,
+                        double momentum, double eps, bool cudnn_enabled);
 // @generated end plain-declarations
 
 }  // namespace tide::detail

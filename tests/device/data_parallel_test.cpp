@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "device_helpers.h"
+#include "support/cudnn_switches_guard.h"
 #include "support/error_of.h"
 #include "tide/tide.h"
 
@@ -698,4 +699,28 @@ TEST(DataParallel, ForwardAndBackwardOnlyEnqueueWorkWithoutWaitingForTheDevices)
   hold1.release();
   EXPECT_TRUE(close(expected, out));
   for (const Tensor& p : net.parameters()) EXPECT_TRUE(p.grad().defined());
+}
+
+// torch's DataParallel with BatchNorm: replica 0 is the module on device_ids[0], so the running
+// statistics it updates are the module's own, computed from the first chunk of the batch; the
+// other replicas' updates are dropped with the replicas (Note [BatchNorm buffers]).
+TEST(DataParallel, BatchNormRunningStatsComeFromTheFirstChunkAsInTorch) {
+  TIDE_REQUIRE_DEVICES(2);
+  test::CudnnSwitchesGuard exact(false, false, /*allow_tf32=*/false);  // real GPUs: cuDNN
+  manual_seed(31);
+  nn::Sequential net(nn::Conv2d(2, 3, 3, 1, 1), nn::BatchNorm2d(3));
+  nn::Sequential reference(nn::Conv2d(2, 3, 3, 1, 1), nn::BatchNorm2d(3));
+  reference.load_state_dict(net.state_dict());
+  net.cuda(0);
+  const Tensor x = randn({4, 2, 5, 5});
+  nn::DataParallel model(net, {0, 1});
+  const Tensor y = model(x.cuda(0));
+  ASSERT_EQ(y.sizes(), (std::vector<int64_t>{4, 3, 5, 5}));
+  reference(x.narrow(0, 0, 2));  // the first chunk, on the cpu
+  const auto& bn = static_cast<nn::BatchNorm2d&>(net[1]);
+  const auto& ref = static_cast<nn::BatchNorm2d&>(reference[1]);
+  EXPECT_EQ(bn.running_mean.device(), cuda_device(0));
+  EXPECT_TRUE(test::matches_cpu(ref.running_mean, bn.running_mean));
+  EXPECT_TRUE(test::matches_cpu(ref.running_var, bn.running_var));
+  EXPECT_EQ(bn.num_batches_tracked.item<int64_t>(), 1);
 }

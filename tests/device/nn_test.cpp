@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "device_helpers.h"
+#include "support/cudnn_switches_guard.h"
 #include "support/defaults_guard.h"
 #include "support/error_of.h"
 #include "tide/testing/sim_hooks.h"
@@ -304,4 +305,52 @@ TEST(NnDevice, ModulesBuiltUnderADefaultDeviceLiveThereWithTheCpusInitialValues)
   EXPECT_TRUE(test::same_bits(on_cpu.bias, on_gpu.bias));
   test::DefaultDtypeGuard doubles(kFloat64);
   EXPECT_EQ(nn::Linear(2, 2).weight.dtype(), kFloat64);
+}
+
+// Note [BatchNorm buffers] in tide/nn/batch_norm.h: the running statistics move with cuda()
+// in place, are updated on the device in training, and eval uses them there.
+TEST(NnDevice, ACnnWithBatchNormTrainsOnTheDeviceAsOnTheCpuAndItsBuffersFollow) {
+  TIDE_REQUIRE_DEVICES(1);
+  // cuDNN in true float32 on real GPUs, so that test::matches_cpu's float32 tolerance holds.
+  test::CudnnSwitchesGuard exact(false, false, /*allow_tf32=*/false);
+  const auto cnn = [] {
+    manual_seed(21);
+    return nn::Sequential(nn::Conv2d(2, 4, 3, 1, 1), nn::BatchNorm2d(4), nn::ReLU(),
+                          nn::MaxPool2d(2), nn::Conv2d(4, 4, 3, 1, "same"), nn::AvgPool2d(2),
+                          nn::AdaptiveAvgPool2d(1), nn::Flatten(), nn::Linear(4, 3));
+  };
+  manual_seed(22);
+  const Tensor x = randn({6, 2, 8, 8});
+  const Tensor y = tensor({0, 1, 2, 0, 1, 2});
+  const auto train = [&](nn::Sequential& net, Device device) {
+    optim::SGD sgd(net.parameters(), optim::SGDOptions(0.05).momentum(0.9));
+    Tensor eval_out;
+    for (int step = 0; step < 3; ++step) {
+      sgd.zero_grad();
+      cross_entropy(net(x.to(device)), y.to(device)).backward();
+      sgd.step();
+    }
+    net.eval();
+    eval_out = net(x.to(device));
+    net.train();
+    return eval_out;
+  };
+  nn::Sequential on_cpu = cnn();
+  const Tensor expected = train(on_cpu, kCPU);
+  nn::Sequential on_gpu = cnn();
+  auto& bn = static_cast<nn::BatchNorm2d&>(on_gpu[1]);
+  const Tensor running_mean = bn.running_mean;  // a handle taken before the move
+  on_gpu.cuda();
+  EXPECT_EQ(running_mean.device(), cuda_device(0));
+  EXPECT_EQ(bn.num_batches_tracked.device(), cuda_device(0));
+  EXPECT_EQ(bn.num_batches_tracked.dtype(), kInt64);
+  const Tensor got = train(on_gpu, cuda_device(0));
+  EXPECT_EQ(got.device(), cuda_device(0));
+  EXPECT_TRUE(matches_cpu(expected, got));
+  const auto& cpu_bn = static_cast<nn::BatchNorm2d&>(on_cpu[1]);
+  EXPECT_TRUE(matches_cpu(cpu_bn.running_mean, bn.running_mean));
+  EXPECT_TRUE(matches_cpu(cpu_bn.running_var, bn.running_var));
+  EXPECT_EQ(bn.num_batches_tracked.item<int64_t>(), 3);
+  on_gpu.cpu();
+  EXPECT_TRUE(running_mean.is_cpu());
 }

@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "device_helpers.h"
+#include "support/cudnn_switches_guard.h"
+#include "tide/autograd.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
@@ -298,6 +300,47 @@ TEST(OpsVsCpu, NllLossAndCrossEntropyWithWeightsMatchCpuBitForBit) {
                                       cross_entropy(t[0], t[5], t[2], Reduction::None, 3),
                                       cross_entropy(t[0], t[5], t[2], Reduction::Mean, 3),
                                       cross_entropy(t[3], t[4], t[2])};
+                     });
+}
+
+TEST(OpsVsCpu, ConvolutionPoolingAndBatchNormForwardAndBackwardMatchCpu) {
+  TIDE_REQUIRE_DEVICES(1);
+  manual_seed(12);
+  const Tensors in{randn({2, 4, 9, 8}), randn({6, 2, 3, 3}), randn({6}), randn({4}),
+                   randn({4}), rand({4}) + 0.5};
+  const OpFn op = [](const Tensors& t) {
+    Tensor x = t[0].detach().requires_grad_();
+    Tensor w = t[1].detach().requires_grad_();
+    Tensor b = t[2].detach().requires_grad_();
+    // Running statistics are updated in place: each run gets its own.
+    Tensor mean = t[3].clone(), var = t[5].clone();
+    const Tensor conv = conv2d(x, w, b, 1, {1, 2}, 1, 2);
+    const Tensor same = conv2d(x, w, {}, 1, "same", 2, 2);
+    auto [pooled, indices] = max_pool2d_with_indices(conv, 3, 2, 1, 1, true);
+    const Tensor avg = avg_pool2d(same, 2, 1, 1, false, false);
+    const Tensor adaptive = adaptive_avg_pool2d(x, {3, 5});
+    const Tensor norm = batch_norm(x, t[4], t[3], mean, var, true, 0.1, 1e-5);
+    const Tensor loss =
+        pooled.sum() + (avg * avg).sum() + adaptive.sum() + (norm * norm).sum();
+    const Tensors g = autograd::grad({loss}, {x, w, b});
+    return Tensors{conv.detach(), same.detach(), pooled.detach(), indices, avg.detach(),
+                   adaptive.detach(), norm.detach(), mean, var, g[0], g[1], g[2]};
+  };
+  // Real GPUs run cuDNN: in true float32 (TF32 would miss the cpu's values by ~1e-3), with its
+  // heuristic, then with timed and deterministic algorithms (Note [cuDNN algorithms]).
+  // Simulated GPUs ignore the switches and give the cpu's bits.
+  test::CudnnSwitchesGuard exact_float32(/*benchmark=*/false, /*deterministic=*/false,
+                                         /*allow_tf32=*/false);
+  expect_matches_cpu("conv2d, poolings, batch_norm and their gradients", in, op);
+  test::CudnnSwitchesGuard timed(/*benchmark=*/true, /*deterministic=*/true,
+                                 /*allow_tf32=*/false);
+  expect_matches_cpu("the same with cudnn benchmark and deterministic", in, op);
+  // "same" with an even kernel pads asymmetrically: real GPUs pad explicitly for cuDNN.
+  expect_matches_cpu("conv2d padding same with an even kernel", {in[0], randn({3, 4, 2, 4})},
+                     [](const Tensors& t) {
+                       Tensor x = t[0].detach().requires_grad_();
+                       const Tensor y = conv2d(x, t[1], {}, 1, "same");
+                       return Tensors{y.detach(), autograd::grad({y.sum()}, {x})[0]};
                      });
 }
 

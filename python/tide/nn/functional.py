@@ -76,3 +76,74 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _C._mse_loss(input, target, _reduction(size_average, reduce, reduction))
+
+
+# ---- convolution, pooling, normalization (NCHW; the C++ ops of tide/ops.h)
+
+
+def _ints(value, name):
+    """torch's int[N] arguments: one int, or a tuple/list of ints (passed on as a list)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int or a tuple of ints, not bool")
+    if isinstance(value, int):
+        return [value]
+    return [int(v) for v in value]
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-d convolution over (N, C, H, W) or (C, H, W); padding may be "same" or "valid"."""
+    if not isinstance(padding, str):
+        padding = _ints(padding, "padding")
+    return _C._conv2d(input, weight, bias, _ints(stride, "stride"), padding,
+                      _ints(dilation, "dilation"), groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-d convolution over (N, C, L) or (C, L)."""
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = 0
+        else:
+            raise _C.Error(f"[tide.nn.functional.conv1d] padding={padding!r} is not supported "
+                           "by tide's conv1d; pass the padding as an int (or use conv2d)")
+    return _C._conv1d(input, weight, bias, _ints(stride, "stride"), _ints(padding, "padding"),
+                      _ints(dilation, "dilation"), groups)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    args = (input, _ints(kernel_size, "kernel_size"),
+            [] if stride is None else _ints(stride, "stride"), _ints(padding, "padding"),
+            _ints(dilation, "dilation"), bool(ceil_mode))
+    if return_indices:
+        return _C._max_pool2d_with_indices(*args)
+    return _C._max_pool2d(*args)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _C._avg_pool2d(input, _ints(kernel_size, "kernel_size"),
+                          [] if stride is None else _ints(stride, "stride"),
+                          _ints(padding, "padding"), bool(ceil_mode), bool(count_include_pad),
+                          divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """output_size: an int, or two (None keeps the input's size in that dim)."""
+    size = [output_size, output_size] if isinstance(output_size, int) else list(output_size)
+    if len(size) == 2:
+        size = [input.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size)]
+    return _C._adaptive_avg_pool2d(input, size)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-05):
+    """Normalizes dim 1 of (N, C, ...); in training by the batch's statistics, updating the
+    running ones in place (when given), otherwise by the running ones."""
+    return _C._batch_norm(input, running_mean, running_var, weight, bias, bool(training),
+                          float(momentum), float(eps))

@@ -2,6 +2,7 @@
 
 #include "kernels/stubs.h"
 
+#include "kernels/conv_stubs.h"
 #include "kernels/cpu/backward_kernels.h"
 #include "kernels/cpu/copy_kernels.h"
 #include "kernels/cpu/gemm.h"
@@ -10,6 +11,7 @@
 #include "kernels/cpu/shape_kernels.h"
 #include "kernels/cpu/softmax_kernels.h"
 #include "runtime/kernel_error_report.h"
+#include "tide/detail/build_config.h"
 
 namespace tide::kernels {
 namespace {
@@ -67,7 +69,7 @@ decltype(normal_stub) normal_stub{&normal_kernel};
 decltype(randint_stub) randint_stub{&randint_kernel};
 
 std::vector<StubInfo> all_stubs() {
-  return {{"binary", binary_stub.cuda != nullptr},
+  std::vector<StubInfo> stubs{{"binary", binary_stub.cuda != nullptr},
           {"binary_scalar", binary_scalar_stub.cuda != nullptr},
           {"unary", unary_stub.cuda != nullptr},
           {"clamp", clamp_stub.cuda != nullptr},
@@ -90,7 +92,20 @@ std::vector<StubInfo> all_stubs() {
           {"sgd_step", sgd_stub.cuda != nullptr},
           {"adam_step", adam_stub.cuda != nullptr},
           {"rmsprop_step", rmsprop_stub.cuda != nullptr},
-          {"adagrad_step", adagrad_stub.cuda != nullptr}};
+          {"adagrad_step", adagrad_stub.cuda != nullptr},
+          {"max_pool2d", max_pool2d_stub.cuda != nullptr},
+          {"max_pool2d_backward", max_pool2d_backward_stub.cuda != nullptr},
+          {"avg_pool2d", avg_pool2d_stub.cuda != nullptr},
+          {"avg_pool2d_backward", avg_pool2d_backward_stub.cuda != nullptr},
+          {"adaptive_avg_pool2d", adaptive_avg_pool2d_stub.cuda != nullptr},
+          {"adaptive_avg_pool2d_backward", adaptive_avg_pool2d_backward_stub.cuda != nullptr}};
+  // The convolutions' GPU launchers are cuDNN's: listed where the build has it.
+  if (TIDE_BUILT_WITH_CUDNN == 1) {
+    stubs.push_back({"conv2d", conv2d_stub.cuda != nullptr});
+    stubs.push_back({"conv2d_backward_input", conv2d_backward_input_stub.cuda != nullptr});
+    stubs.push_back({"conv2d_backward_weight", conv2d_backward_weight_stub.cuda != nullptr});
+  }
+  return stubs;
 }
 
 }  // namespace tide::kernels

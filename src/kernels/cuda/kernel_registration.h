@@ -13,6 +13,10 @@ void register_reduction_index_random_kernels();
 void register_backward_kernels();
 /// gemm on cuBLAS (kernels/cuda/blas_kernels.cpp).
 void register_blas_kernels();
+/// max_pool2d, avg_pool2d, adaptive_avg_pool2d and their backward (kernels/cuda/pool_kernels.cu).
+void register_pool_kernels();
+/// conv2d and its backward kernels on cuDNN (kernels/cuda/cudnn_conv.cpp; builds with cuDNN).
+void register_cudnn_kernels();
 /// sgd_step, adam_step (kernels/cuda/optim_kernels.cu).
 void register_optim_kernels();
 

@@ -9,6 +9,10 @@ void register_cuda_kernels() {
   kernels::cuda::register_backward_kernels();
   kernels::cuda::register_blas_kernels();
   kernels::cuda::register_optim_kernels();
+  kernels::cuda::register_pool_kernels();
+#if defined(TIDE_HAVE_CUDNN)
+  kernels::cuda::register_cudnn_kernels();
+#endif
 }
 
 }  // namespace tide::backends

@@ -1,0 +1,3 @@
+"""tide.backends: the backends' switches, as torch.backends (cudnn)."""
+
+from . import cudnn
