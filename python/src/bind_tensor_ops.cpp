@@ -244,6 +244,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("where", [](T c, T a, T b) { return tide::where(c, a, b); });
   m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); });
   m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
+  // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)
+  // @generated end function-bindings
 }
 
 }  // namespace tide::python

@@ -8,6 +8,9 @@ _TABLE_METHOD_FORMS = [
     "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "add", "sub", "mul", "div",
     "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
 ]
+_TABLE_OUT_FORMS = [
+   
+]
 # @generated end method-forms
 
 _METHOD_FORMS = _TABLE_METHOD_FORMS + [
@@ -19,8 +22,16 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
 
 
 def _method_form(name):
-    def op(input, *args, **kwargs):
-        return getattr(input, name)(*args, **kwargs)
+    if name in _TABLE_OUT_FORMS:
+        out_form = getattr(_C, f"_{name}_out")
+
+        def op(input, *args, out=None, **kwargs):
+            if out is not None:
+                return out_form(out, input, *args, **kwargs)
+            return getattr(input, name)(*args, **kwargs)
+    else:
+        def op(input, *args, **kwargs):
+            return getattr(input, name)(*args, **kwargs)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"tide.{name}(input, ...) is input.{name}(...)"
     return op

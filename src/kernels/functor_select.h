@@ -15,6 +15,9 @@ namespace tide::kernels {
 
 template <class T>
 inline constexpr bool is_float_type_v = std::is_floating_point_v<T> || is_reduced_float<T>::value;
+/// The integer dtypes but bool (shifts).
+template <class T>
+inline constexpr bool is_int_type_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 /// Calls f with the functor for `op` over compute type compute_t<T>: PlainAddOp when alpha is 1
 /// (a plain vectorizable add), logical bool arithmetic, true division on floats only.
@@ -60,6 +63,8 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
     case BinaryOp::Le: f(LeOp<C>{}); return;
     case BinaryOp::Gt: f(GtOp<C>{}); return;
     case BinaryOp::Ge: f(GeOp<C>{}); return;
+    // @generated begin binary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
+    // @generated end binary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");
 }
@@ -114,6 +119,19 @@ void with_unary_functor(UnaryOp op, const F& f) {
     // @generated end unary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for this dtype");
+}
+
+/// Calls f with the functor for `op` over compute_t<T>; `param` is the op's Scalar argument
+/// (lerp's weight), in the compute type.
+template <class T, class F>
+void with_ternary_functor(TernaryOp op, [[maybe_unused]] const Scalar& param,
+                          [[maybe_unused]] const F& f) {
+  using C [[maybe_unused]] = compute_t<T>;
+  switch (op) {
+    // @generated begin ternary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
+    // @generated end ternary-functors
+  }
+  TIDE_INTERNAL_ASSERT(false, "ternary op ", static_cast<int>(op), " has no kernel for this dtype");
 }
 
 /// The scalar operand of a binary op in the compute type: comparisons round it to the tensor's

@@ -3,8 +3,10 @@
 // `Scalar - Tensor` and `Scalar / Tensor`, and helpers the elementwise front ends share.
 
 #include <string>
+#include <utility>
 
 #include "ops/op_common.h"
+#include "ops/type_promotion.h"
 #include "tide/tensor.h"
 
 namespace tide::detail {
@@ -24,6 +26,27 @@ Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
 // @generated end detail-declarations
+
+/// Where an elementwise plan's result goes: a new tensor, self (in place) or a caller's out.
+enum class Dest : int8_t { New, InPlace, Out };
+
+/// The elementwise plans' checks of an in-place or out= destination against the result's shape
+/// (out is never resized) and dtype (castable, torch's rule), and for elements sharing memory.
+inline void check_destination(Dest dest, const Tensor& target, const DimVector& shape,
+                              Dtype result, const char* where);
+
+/// The elementwise plans' last step: a new result becomes `target`; a written destination's
+/// version goes up (Note [Version counters]) and it receives a copy when the result was
+/// computed elsewhere (in the compute dtype).
+inline Tensor& deliver(Dest dest, Tensor& target, Tensor& result) {
+  if (dest == Dest::New) {
+    target = std::move(result);
+    return target;
+  }
+  target.storage().bump_version();
+  if (!result.is_same(target)) target.copy_(result);
+  return target;
+}
 
 /// `t` viewed with `shape` (stride 0 along broadcast dims); `t` itself when the shape matches.
 /// `shape` must be a broadcast of t's shape (checked by broadcast_shapes beforehand).
@@ -74,6 +97,18 @@ inline void check_no_partial_overlap(const Tensor& out, const Tensor& in, const 
              "] unsupported operation: some elements of the input tensor and the written-to "
              "tensor refer to a single memory location. Please clone() the tensor before "
              "performing the operation.");
+}
+
+inline void check_destination(Dest dest, const Tensor& target, const DimVector& shape,
+                              Dtype result, const char* where) {
+  TIDE_CHECK(target.shape() == shape, "[", where, "] ",
+             dest == Dest::InPlace ? "output with shape " : "out with shape ",
+             bracket_shape(target.shape()), " doesn't match the broadcast shape ",
+             bracket_shape(shape),
+             dest == Dest::InPlace ? "; in-place ops cannot grow self, use the out-of-place op"
+                                   : "; allocate out with the broadcast shape (out is never resized)");
+  check_can_cast_to_output(result, target.dtype(), where);
+  check_no_internal_overlap(target, where);
 }
 
 }  // namespace tide::detail

@@ -18,7 +18,9 @@
 
 namespace tide {
 
+using detail::PointwiseDtype;
 using kernels::BinaryOp;
+using kernels::TernaryOp;
 using kernels::UnaryOp;
 
 Tensor neg(const Tensor& self) {

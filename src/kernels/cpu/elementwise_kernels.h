@@ -13,10 +13,32 @@
 
 namespace tide::kernels {
 
-// The kernels of the op table's `plan: binary` and `plan: unary_*` ops.
+// The kernels of the op table's `plan: binary`, `plan: unary_*` and `plan: pointwise` ops.
 // @generated begin kernel-enums (scripts/gen_ops.py from src/ops/ops.yaml)
 enum class BinaryOp : int8_t { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Eq, Ne, Lt, Le, Gt, Ge };
 enum class UnaryOp : int8_t { Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh };
+enum class TernaryOp : int8_t {  };
+/// `result: float`: integer and bool operands compute in the default dtype (true division).
+inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div; }
+/// Whether the kernel has a functor for dtype d (its entries' `dtypes`): the plans refuse
+/// the others with torch's "not implemented for 'Long'" before any kernel runs.
+inline bool accepts(UnaryOp op, Dtype d) {
+  switch (op) {
+    case UnaryOp::Neg:
+    case UnaryOp::Relu:
+      return d != kBool;
+    case UnaryOp::Exp:
+    case UnaryOp::Log:
+    case UnaryOp::Sqrt:
+    case UnaryOp::Sigmoid:
+    case UnaryOp::Tanh:
+      return is_floating_point(d);
+    default:
+      return true;
+  }
+}
+inline bool accepts(BinaryOp, Dtype) { return true; }
+inline bool accepts(TernaryOp, Dtype) { return true; }
 // @generated end kernel-enums
 
 /// Comparisons write bool; every other binary op writes the compute dtype.
@@ -35,6 +57,11 @@ void binary_scalar_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const
 
 /// out = op(a); out and a share the dtype and shape.
 void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& a);
+
+/// out = op(a, b, c) with the op's Scalar `param` (lerp: a + c * (b - a)); a, b and c have
+/// out's dtype and are broadcast to its shape.
+void ternary_kernel(TernaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
+                    const Tensor& c, const Scalar& param);
 
 /// out = clamp(a, lo, hi) with NaN kept; out and a share the dtype and shape.
 void clamp_kernel(const Tensor& out, const Tensor& a, const std::optional<Scalar>& lo,
