@@ -26,6 +26,8 @@ Tensor sqrt(const Tensor& self);
 Tensor relu(const Tensor& self);
 Tensor sigmoid(const Tensor& self);
 Tensor tanh(const Tensor& self);
+Tensor sin(const Tensor& self);
+Tensor& sin_out(Tensor& out, const Tensor& self);
 Tensor add(const Tensor& self, const Tensor& other, Scalar alpha = 1);
 Tensor add(const Tensor& self, Scalar other, Scalar alpha = 1);
 Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha = 1);

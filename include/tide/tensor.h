@@ -223,6 +223,8 @@ class Tensor {
   Tensor relu() const;
   Tensor sigmoid() const;
   Tensor tanh() const;
+  Tensor sin() const;
+  Tensor& sin_();
   Tensor add(const Tensor& other, Scalar alpha = 1) const;
   Tensor add(Scalar other, Scalar alpha = 1) const;
   Tensor sub(const Tensor& other, Scalar alpha = 1) const;

@@ -153,6 +153,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("relu", [](T self) { return self.relu(); })
       .def("sigmoid", [](T self) { return self.sigmoid(); })
       .def("tanh", [](T self) { return self.tanh(); })
+      .def("sin", [](T self) { return self.sin(); })
+      .def("sin_", [](nb::object self) { nb::cast<Tensor&>(self).sin_(); return self; })
       .def("add", [](T self, T other, Scalar alpha) { return self.add(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add", [](T self, Scalar other, Scalar alpha) { return self.add(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("sub", [](T self, T other, Scalar alpha) { return self.sub(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -245,6 +247,7 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); });
   m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
   // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)
+  m.def("_sin_out", [](nb::object out, T self) { tide::sin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   // @generated end function-bindings
 }
 

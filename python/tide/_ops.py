@@ -5,11 +5,11 @@ from . import _C
 
 # @generated begin method-forms (scripts/gen_ops.py from src/ops/ops.yaml: `python: method`)
 _TABLE_METHOD_FORMS = [
-    "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "add", "sub", "mul", "div",
-    "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+    "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sin", "add", "sub", "mul",
+    "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
 ]
 _TABLE_OUT_FORMS = [
-   
+    "sin",
 ]
 # @generated end method-forms
 

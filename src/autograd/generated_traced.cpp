@@ -18,6 +18,38 @@ namespace {
 
 [[maybe_unused]] bool requires_grad(const Tensor& t) { return t.defined() && t.requires_grad(); }
 
+std::vector<Tensor> sin_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (self + 1.5707963267948966).sin()) : Tensor());
+}
+
 }  // namespace
+
+Tensor sin(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::sin(self); });
+  auto node = make_node("SinBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sin_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& sin_(Tensor& self) {
+  check_inplace(self, false, "Tensor::sin_");
+  auto node = make_node("SinBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sin_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::sin_(self); });
+  rebase_history(self, node);
+  return self;
+}
 
 }  // namespace tide::autograd::traced

@@ -60,6 +60,8 @@ Tensor sqrt(const Tensor& self);
 Tensor relu(const Tensor& self);
 Tensor sigmoid(const Tensor& self);
 Tensor tanh(const Tensor& self);
+Tensor sin(const Tensor& self);
+Tensor& sin_(Tensor& self);
 Tensor add(const Tensor& self, const Tensor& other, Scalar alpha);
 Tensor add(const Tensor& self, Scalar other, Scalar alpha);
 Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha);

@@ -116,6 +116,9 @@ void with_unary_functor(UnaryOp op, const F& f) {
     case UnaryOp::Tanh:
       if constexpr (is_float_type_v<T>) return f(TanhOp<C>{});
       break;
+    case UnaryOp::Sin:
+      if constexpr (is_float_type_v<T>) return f(SinOp<C>{});
+      break;
     // @generated end unary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for this dtype");

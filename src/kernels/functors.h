@@ -115,6 +115,7 @@ template <class T> struct SigmoidOp {
   TIDE_HOST_DEVICE T operator()(T v) const { return T(1) / (T(1) + std::exp(-v)); }
 };
 template <class T> struct TanhOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::tanh(v); } };
+template <class T> struct SinOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::sin(v); } };
 
 /// pow(x, e) for the exponents torch special-cases (2, 3, 0.5, -0.5, -1, -2): same results as
 /// torch's kernels, and much cheaper than std::pow.

@@ -15,6 +15,7 @@ namespace tide::detail {
 /// division) behind `Scalar - Tensor` and `Scalar / Tensor`, and the in-place forms behind
 /// Tensor::add_ etc. (result dtype castable to self's, as torch).
 // @generated begin detail-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor& sin_(Tensor& self);
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha = 1);
 Tensor rdiv(const Tensor& self, Scalar other);
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha = 1);

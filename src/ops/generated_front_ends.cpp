@@ -85,6 +85,21 @@ Tensor tanh(const Tensor& self) {
   return detail::unary_float(UnaryOp::Tanh, self, "tanh");
 }
 
+Tensor sin(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sin(self);
+  }
+  return detail::unary_float(UnaryOp::Sin, self, "sin");
+}
+
+Tensor& sin_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sin_out");
+  }
+  return detail::unary_out(UnaryOp::Sin, out, self, true, "sin_out",
+                            nullptr);
+}
+
 Tensor add(const Tensor& self, const Tensor& other, Scalar alpha) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
     return autograd::traced::add(self, other, alpha);
@@ -419,6 +434,14 @@ Tensor log_softmax(const Tensor& self, int64_t dim) {
 }
 
 namespace detail {
+
+Tensor& sin_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sin_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sin, self, true, "Tensor::sin_",
+                            nullptr);
+}
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {

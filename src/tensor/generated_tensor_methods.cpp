@@ -35,6 +35,12 @@ Tensor Tensor::sigmoid() const {
 Tensor Tensor::tanh() const {
   return tide::tanh(*this);
 }
+Tensor Tensor::sin() const {
+  return tide::sin(*this);
+}
+Tensor& Tensor::sin_() {
+  return detail::sin_(*this);
+}
 Tensor Tensor::add(const Tensor& other, Scalar alpha) const {
   return tide::add(*this, other, alpha);
 }

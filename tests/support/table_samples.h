@@ -45,6 +45,10 @@ struct TableSample {
 inline const std::vector<TableSample>& table_samples() {
   using V = const std::vector<Tensor>&;
   static const std::vector<TableSample> samples = {
+      {"sin", {"real"}, kFloat32, 1, {0},
+       [](V t) { return tide::sin(t[0]); },
+       [](V t) { Tensor self = t[0]; return self.sin_(); },
+       [](V t, Tensor& out) { return tide::sin_out(out, t[0]); }},
   };
   return samples;
 }

@@ -16,7 +16,7 @@ namespace tide::kernels {
 // The kernels of the op table's `plan: binary`, `plan: unary_*` and `plan: pointwise` ops.
 // @generated begin kernel-enums (scripts/gen_ops.py from src/ops/ops.yaml)
 enum class BinaryOp : int8_t { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Eq, Ne, Lt, Le, Gt, Ge };
-enum class UnaryOp : int8_t { Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh };
+enum class UnaryOp : int8_t { Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin };
 enum class TernaryOp : int8_t {  };
 /// `result: float`: integer and bool operands compute in the default dtype (true division).
 inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div; }
@@ -32,6 +32,7 @@ inline bool accepts(UnaryOp op, Dtype d) {
     case UnaryOp::Sqrt:
     case UnaryOp::Sigmoid:
     case UnaryOp::Tanh:
+    case UnaryOp::Sin:
       return is_floating_point(d);
     default:
       return true;
