@@ -45,6 +45,8 @@ Tensor pow(const Tensor& self, Scalar exponent);
 Tensor pow(Scalar self, const Tensor& exponent);
 Tensor maximum(const Tensor& self, const Tensor& other);
 Tensor minimum(const Tensor& self, const Tensor& other);
+Tensor atan2(const Tensor& self, const Tensor& other);
+Tensor& atan2_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor eq(const Tensor& self, const Tensor& other);
 Tensor eq(const Tensor& self, Scalar other);
 Tensor ne(const Tensor& self, const Tensor& other);

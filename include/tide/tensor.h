@@ -237,6 +237,8 @@ class Tensor {
   Tensor pow(Scalar exponent) const;
   Tensor maximum(const Tensor& other) const;
   Tensor minimum(const Tensor& other) const;
+  Tensor atan2(const Tensor& other) const;
+  Tensor& atan2_(const Tensor& other);
   Tensor& add_(const Tensor& other, Scalar alpha = 1);
   Tensor& add_(Scalar other, Scalar alpha = 1);
   Tensor& sub_(const Tensor& other, Scalar alpha = 1);

@@ -165,6 +165,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("div", [](T self, Scalar other) { return self.div(other); }, nb::arg("other"))
       .def("maximum", [](T self, T other) { return self.maximum(other); }, nb::arg("other"))
       .def("minimum", [](T self, T other) { return self.minimum(other); }, nb::arg("other"))
+      .def("atan2", [](T self, T other) { return self.atan2(other); }, nb::arg("other"))
+      .def("atan2_", [](nb::object self, T other) { nb::cast<Tensor&>(self).atan2_(other); return self; }, nb::arg("other"))
       .def("eq", [](T self, T other) { return self.eq(other); }, nb::arg("other"))
       .def("eq", [](T self, Scalar other) { return self.eq(other); }, nb::arg("other"))
       .def("ne", [](T self, T other) { return self.ne(other); }, nb::arg("other"))
@@ -248,6 +250,7 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
   // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)
   m.def("_sin_out", [](nb::object out, T self) { tide::sin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_atan2_out", [](nb::object out, T self, T other) { tide::atan2_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
   // @generated end function-bindings
 }
 

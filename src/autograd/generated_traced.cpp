@@ -23,6 +23,13 @@ std::vector<Tensor> sin_backward(const Tensor& grad, const Saved& s) {
   return grads(s.needs(0) ? Tensor(grad * (self + 1.5707963267948966).sin()) : Tensor());
 }
 
+std::vector<Tensor> atan2_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(grad * other / (self * self + other * other)) : Tensor(),
+               s.needs(1) ? Tensor(grad * -self / (self * self + other * other)) : Tensor());
+}
+
 }  // namespace
 
 Tensor sin(const Tensor& self) {
@@ -48,6 +55,35 @@ Tensor& sin_(Tensor& self) {
     node->save(untraced([&] { return self.clone(); }));  // self before the write
   }
   untraced([&] { return &detail::sin_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor atan2(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::atan2(self, other); });
+  auto node = make_node("Atan2Backward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return atan2_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& atan2_(Tensor& self, const Tensor& other) {
+  check_inplace(self, requires_grad(other), "Tensor::atan2_");
+  auto node = make_node("Atan2Backward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return atan2_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(other);
+  }
+  untraced([&] { return &detail::atan2_(self, other); });
   rebase_history(self, node);
   return self;
 }

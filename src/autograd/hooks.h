@@ -75,6 +75,8 @@ Tensor pow(const Tensor& self, Scalar exponent);
 Tensor pow(Scalar self, const Tensor& exponent);
 Tensor maximum(const Tensor& self, const Tensor& other);
 Tensor minimum(const Tensor& self, const Tensor& other);
+Tensor atan2(const Tensor& self, const Tensor& other);
+Tensor& atan2_(Tensor& self, const Tensor& other);
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha);
 Tensor rdiv(const Tensor& self, Scalar other);
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha);

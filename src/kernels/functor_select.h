@@ -64,6 +64,9 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
     case BinaryOp::Gt: f(GtOp<C>{}); return;
     case BinaryOp::Ge: f(GeOp<C>{}); return;
     // @generated begin binary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
+    case BinaryOp::Atan2:
+      if constexpr (is_float_type_v<T>) return f(Atan2Op<C>{});
+      break;
     // @generated end binary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");

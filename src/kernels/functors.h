@@ -80,6 +80,10 @@ template <class T> struct LeOp { TIDE_HOST_DEVICE bool operator()(T a, T b) cons
 template <class T> struct GtOp { TIDE_HOST_DEVICE bool operator()(T a, T b) const { return a > b; } };
 template <class T> struct GeOp { TIDE_HOST_DEVICE bool operator()(T a, T b) const { return a >= b; } };
 
+template <class T> struct Atan2Op {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const { return std::atan2(a, b); }
+};
+
 template <class T> struct WhereOp {
   TIDE_HOST_DEVICE T operator()(bool c, T a, T b) const { return c ? a : b; }
 };

@@ -16,6 +16,7 @@ namespace tide::detail {
 /// Tensor::add_ etc. (result dtype castable to self's, as torch).
 // @generated begin detail-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor& sin_(Tensor& self);
+Tensor& atan2_(Tensor& self, const Tensor& other);
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha = 1);
 Tensor rdiv(const Tensor& self, Scalar other);
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha = 1);

@@ -219,6 +219,20 @@ Tensor minimum(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Minimum, self, other, 1, "minimum");
 }
 
+Tensor atan2(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::atan2(self, other);
+  }
+  return detail::binary(BinaryOp::Atan2, self, other, 1, "atan2");
+}
+
+Tensor& atan2_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("atan2_out");
+  }
+  return detail::binary_out(BinaryOp::Atan2, out, self, other, 1, "atan2_out");
+}
+
 Tensor eq(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Eq, self, other, 1, "eq");
 }
@@ -441,6 +455,13 @@ Tensor& sin_(Tensor& self) {
   }
   return detail::unary_inplace(UnaryOp::Sin, self, true, "Tensor::sin_",
                             nullptr);
+}
+
+Tensor& atan2_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::atan2_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Atan2, self, other, 1, "Tensor::atan2_");
 }
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {

@@ -77,6 +77,12 @@ Tensor Tensor::maximum(const Tensor& other) const {
 Tensor Tensor::minimum(const Tensor& other) const {
   return tide::minimum(*this, other);
 }
+Tensor Tensor::atan2(const Tensor& other) const {
+  return tide::atan2(*this, other);
+}
+Tensor& Tensor::atan2_(const Tensor& other) {
+  return detail::atan2_(*this, other);
+}
 Tensor& Tensor::add_(const Tensor& other, Scalar alpha) {
   return detail::add_(*this, other, alpha);
 }

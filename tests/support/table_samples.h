@@ -49,6 +49,10 @@ inline const std::vector<TableSample>& table_samples() {
        [](V t) { return tide::sin(t[0]); },
        [](V t) { Tensor self = t[0]; return self.sin_(); },
        [](V t, Tensor& out) { return tide::sin_out(out, t[0]); }},
+      {"atan2", {"real", "real"}, kFloat32, 2, {0, 1},
+       [](V t) { return tide::atan2(t[0], t[1]); },
+       [](V t) { Tensor self = t[0]; return self.atan2_(t[1]); },
+       [](V t, Tensor& out) { return tide::atan2_out(out, t[0], t[1]); }},
   };
   return samples;
 }
