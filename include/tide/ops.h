@@ -64,6 +64,10 @@ Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
 Tensor clamp(const Tensor& self, std::optional<Scalar> min,
              std::optional<Scalar> max = std::nullopt);
+Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, Scalar weight);
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight);
 // @generated end function-declarations elementwise
 
 // reductions

@@ -261,6 +261,10 @@ class Tensor {
   Tensor ge(Scalar other) const;
   Tensor where(const Tensor& condition, const Tensor& other) const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  Tensor lerp(const Tensor& end, Scalar weight) const;
+  Tensor& lerp_(const Tensor& end, Scalar weight);
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor& lerp_(const Tensor& end, const Tensor& weight);
   // @generated end method-declarations elementwise
 
   // ---- reductions

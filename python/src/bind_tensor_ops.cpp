@@ -179,6 +179,10 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("gt", [](T self, Scalar other) { return self.gt(other); }, nb::arg("other"))
       .def("ge", [](T self, T other) { return self.ge(other); }, nb::arg("other"))
       .def("ge", [](T self, Scalar other) { return self.ge(other); }, nb::arg("other"))
+      .def("lerp", [](T self, T end, Scalar weight) { return self.lerp(end, weight); }, nb::arg("end"), nb::arg("weight"))
+      .def("lerp_", [](nb::object self, T end, Scalar weight) { nb::cast<Tensor&>(self).lerp_(end, weight); return self; }, nb::arg("end"), nb::arg("weight"))
+      .def("lerp", [](T self, T end, T weight) { return self.lerp(end, weight); }, nb::arg("end"), nb::arg("weight"))
+      .def("lerp_", [](nb::object self, T end, T weight) { nb::cast<Tensor&>(self).lerp_(end, weight); return self; }, nb::arg("end"), nb::arg("weight"))
       // @generated end method-bindings
       .def("add_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -251,6 +255,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)
   m.def("_sin_out", [](nb::object out, T self) { tide::sin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_atan2_out", [](nb::object out, T self, T other) { tide::atan2_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_lerp_out", [](nb::object out, T self, T end, Scalar weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
+  m.def("_lerp_out", [](nb::object out, T self, T end, T weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
   // @generated end function-bindings
 }
 

@@ -6,10 +6,10 @@ from . import _C
 # @generated begin method-forms (scripts/gen_ops.py from src/ops/ops.yaml: `python: method`)
 _TABLE_METHOD_FORMS = [
     "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sin", "add", "sub", "mul",
-    "div", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge",
+    "div", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "lerp",
 ]
 _TABLE_OUT_FORMS = [
-    "sin", "atan2",
+    "sin", "atan2", "lerp",
 ]
 # @generated end method-forms
 

@@ -30,6 +30,20 @@ std::vector<Tensor> atan2_backward(const Tensor& grad, const Saved& s) {
                s.needs(1) ? Tensor(grad * -self / (self * self + other * other)) : Tensor());
 }
 
+std::vector<Tensor> lerp_Scalar_backward(const Tensor& grad, const Saved& s, Scalar weight) {
+  return grads(s.needs(0) ? Tensor(grad * (1 - weight.to_double())) : Tensor(),
+               s.needs(1) ? Tensor(grad * weight) : Tensor());
+}
+
+std::vector<Tensor> lerp_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor end = s[1];
+  const Tensor weight = s[2];
+  return grads(s.needs(0) ? Tensor(grad * (1 - weight)) : Tensor(),
+               s.needs(1) ? Tensor(grad * weight) : Tensor(),
+               s.needs(2) ? Tensor(grad * (end - self)) : Tensor());
+}
+
 }  // namespace
 
 Tensor sin(const Tensor& self) {
@@ -84,6 +98,60 @@ Tensor& atan2_(Tensor& self, const Tensor& other) {
     node->save(other);
   }
   untraced([&] { return &detail::atan2_(self, other); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
+  Tensor result = untraced([&] { return tide::lerp(self, end, weight); });
+  auto node = make_node("LerpBackward0", {&self, &end},
+                        [weight](const Tensor& grad, const Saved& s) {
+                          return lerp_Scalar_backward(grad, s, weight);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight) {
+  check_inplace(self, requires_grad(end), "Tensor::lerp_");
+  auto node = make_node("LerpBackward0", {&self, &end},
+                        [weight](const Tensor& grad, const Saved& s) {
+                          return lerp_Scalar_backward(grad, s, weight);
+                        });
+  untraced([&] { return &detail::lerp_(self, end, weight); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  Tensor result = untraced([&] { return tide::lerp(self, end, weight); });
+  auto node = make_node("LerpBackward1", {&self, &end, &weight},
+                        [](const Tensor& grad, const Saved& s) {
+                          return lerp_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(end);
+    node->save(weight);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
+  check_inplace(self, requires_grad(end) || requires_grad(weight), "Tensor::lerp_");
+  auto node = make_node("LerpBackward1", {&self, &end, &weight},
+                        [](const Tensor& grad, const Saved& s) {
+                          return lerp_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(end);
+    node->save(weight);
+  }
+  untraced([&] { return &detail::lerp_(self, end, weight); });
   rebase_history(self, node);
   return self;
 }

@@ -91,6 +91,10 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
 Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight);
 // @generated end traced-declarations elementwise
 // @generated begin traced-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype);

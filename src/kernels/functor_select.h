@@ -67,6 +67,9 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
     case BinaryOp::Atan2:
       if constexpr (is_float_type_v<T>) return f(Atan2Op<C>{});
       break;
+    case BinaryOp::LerpScalar:
+      if constexpr (is_float_type_v<T>) return f(LerpScalarOp<C>{alpha.to<C>()});
+      break;
     // @generated end binary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");
@@ -135,6 +138,9 @@ void with_ternary_functor(TernaryOp op, [[maybe_unused]] const Scalar& param,
   using C [[maybe_unused]] = compute_t<T>;
   switch (op) {
     // @generated begin ternary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
+    case TernaryOp::Lerp:
+      if constexpr (is_float_type_v<T>) return f(LerpOp<C>{});
+      break;
     // @generated end ternary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "ternary op ", static_cast<int>(op), " has no kernel for this dtype");

@@ -80,6 +80,19 @@ template <class T> struct LeOp { TIDE_HOST_DEVICE bool operator()(T a, T b) cons
 template <class T> struct GtOp { TIDE_HOST_DEVICE bool operator()(T a, T b) const { return a > b; } };
 template <class T> struct GeOp { TIDE_HOST_DEVICE bool operator()(T a, T b) const { return a >= b; } };
 
+/// torch's lerp: exact at both ends (weight 0 gives start, 1 gives end).
+template <class T>
+TIDE_HOST_DEVICE inline T lerp(T start, T end, T weight) {
+  const T w = weight < T(0) ? -weight : weight;
+  return w < T(0.5) ? start + weight * (end - start) : end - (end - start) * (T(1) - weight);
+}
+template <class T> struct LerpOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b, T w) const { return lerp(a, b, w); }
+};
+template <class T> struct LerpScalarOp {
+  T weight;
+  TIDE_HOST_DEVICE T operator()(T a, T b) const { return lerp(a, b, weight); }
+};
 template <class T> struct Atan2Op {
   TIDE_HOST_DEVICE T operator()(T a, T b) const { return std::atan2(a, b); }
 };

@@ -27,6 +27,8 @@ Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
+Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight);
 // @generated end detail-declarations
 
 /// Where an elementwise plan's result goes: a new tensor, self (in place) or a caller's out.

@@ -309,6 +309,38 @@ Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar
   return detail::plain_clamp(self, min, max);
 }
 
+Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end))) {
+    return autograd::traced::lerp(self, end, weight);
+  }
+  return detail::pointwise(BinaryOp::LerpScalar, {&self, &end},
+                           weight, PointwiseDtype::Same, "lerp");
+}
+
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, Scalar weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, end))) {
+    autograd::traced::check_out_variant("lerp_out");
+  }
+  return detail::pointwise_out(BinaryOp::LerpScalar, out, {&self, &end},
+                               weight, PointwiseDtype::Same, "lerp_out");
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end, weight))) {
+    return autograd::traced::lerp(self, end, weight);
+  }
+  return detail::pointwise(TernaryOp::Lerp, {&self, &end, &weight},
+                           0, PointwiseDtype::SameAll, "lerp");
+}
+
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, end, weight))) {
+    autograd::traced::check_out_variant("lerp_out");
+  }
+  return detail::pointwise_out(TernaryOp::Lerp, out, {&self, &end, &weight},
+                               0, PointwiseDtype::SameAll, "lerp_out");
+}
+
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sum(self, dtype);
@@ -532,6 +564,22 @@ Tensor& div_(Tensor& self, Scalar other) {
     return autograd::traced::div_(self, other);
   }
   return detail::binary_inplace(BinaryOp::Div, self, other, 1, "Tensor::div_");
+}
+
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end))) {
+    return autograd::traced::lerp_(self, end, weight);
+  }
+  return detail::pointwise_inplace(BinaryOp::LerpScalar, self, {&self, &end},
+                                   weight, PointwiseDtype::Same, "Tensor::lerp_");
+}
+
+Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end, weight))) {
+    return autograd::traced::lerp_(self, end, weight);
+  }
+  return detail::pointwise_inplace(TernaryOp::Lerp, self, {&self, &end, &weight},
+                                   0, PointwiseDtype::SameAll, "Tensor::lerp_");
 }
 
 }  // namespace detail

@@ -149,6 +149,18 @@ Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
 Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
   return tide::clamp(*this, min, max);
 }
+Tensor Tensor::lerp(const Tensor& end, Scalar weight) const {
+  return tide::lerp(*this, end, weight);
+}
+Tensor& Tensor::lerp_(const Tensor& end, Scalar weight) {
+  return detail::lerp_(*this, end, weight);
+}
+Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const {
+  return tide::lerp(*this, end, weight);
+}
+Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) {
+  return detail::lerp_(*this, end, weight);
+}
 Tensor Tensor::sum(std::optional<Dtype> dtype) const {
   return tide::sum(*this, dtype);
 }

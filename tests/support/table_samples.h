@@ -53,6 +53,14 @@ inline const std::vector<TableSample>& table_samples() {
        [](V t) { return tide::atan2(t[0], t[1]); },
        [](V t) { Tensor self = t[0]; return self.atan2_(t[1]); },
        [](V t, Tensor& out) { return tide::atan2_out(out, t[0], t[1]); }},
+      {"lerp.Scalar", {"real", "real"}, kFloat32, 2, {0, 1},
+       [](V t) { return tide::lerp(t[0], t[1], Scalar(0.25)); },
+       [](V t) { Tensor self = t[0]; return self.lerp_(t[1], Scalar(0.25)); },
+       [](V t, Tensor& out) { return tide::lerp_out(out, t[0], t[1], Scalar(0.25)); }},
+      {"lerp.Tensor", {"real", "real", "real"}, kFloat32, 3, {0, 1, 2},
+       [](V t) { return tide::lerp(t[0], t[1], t[2]); },
+       [](V t) { Tensor self = t[0]; return self.lerp_(t[1], t[2]); },
+       [](V t, Tensor& out) { return tide::lerp_out(out, t[0], t[1], t[2]); }},
   };
   return samples;
 }

@@ -16,10 +16,10 @@ namespace tide::kernels {
 // The kernels of the op table's `plan: binary`, `plan: unary_*` and `plan: pointwise` ops.
 // @generated begin kernel-enums (scripts/gen_ops.py from src/ops/ops.yaml)
 enum class BinaryOp : int8_t {
-  Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, Eq, Ne, Lt, Le, Gt, Ge,
+  Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, Eq, Ne, Lt, Le, Gt, Ge,
 };
 enum class UnaryOp : int8_t { Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin };
-enum class TernaryOp : int8_t {  };
+enum class TernaryOp : int8_t { Lerp };
 /// `result: float`: integer and bool operands compute in the default dtype (true division).
 inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div || op == BinaryOp::Atan2; }
 /// Whether the kernel has a functor for dtype d (its entries' `dtypes`): the plans refuse
@@ -43,12 +43,20 @@ inline bool accepts(UnaryOp op, Dtype d) {
 inline bool accepts(BinaryOp op, Dtype d) {
   switch (op) {
     case BinaryOp::Atan2:
+    case BinaryOp::LerpScalar:
       return is_floating_point(d);
     default:
       return true;
   }
 }
-inline bool accepts(TernaryOp, Dtype) { return true; }
+inline bool accepts(TernaryOp op, Dtype d) {
+  switch (op) {
+    case TernaryOp::Lerp:
+      return is_floating_point(d);
+    default:
+      return true;
+  }
+}
 // @generated end kernel-enums
 
 /// Comparisons write bool; every other binary op writes the compute dtype.
