@@ -183,6 +183,64 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("lerp_", [](nb::object self, T end, Scalar weight) { nb::cast<Tensor&>(self).lerp_(end, weight); return self; }, nb::arg("end"), nb::arg("weight"))
       .def("lerp", [](T self, T end, T weight) { return self.lerp(end, weight); }, nb::arg("end"), nb::arg("weight"))
       .def("lerp_", [](nb::object self, T end, T weight) { nb::cast<Tensor&>(self).lerp_(end, weight); return self; }, nb::arg("end"), nb::arg("weight"))
+      .def("cos", [](T self) { return self.cos(); })
+      .def("cos_", [](nb::object self) { nb::cast<Tensor&>(self).cos_(); return self; })
+      .def("tan", [](T self) { return self.tan(); })
+      .def("tan_", [](nb::object self) { nb::cast<Tensor&>(self).tan_(); return self; })
+      .def("asin", [](T self) { return self.asin(); })
+      .def("asin_", [](nb::object self) { nb::cast<Tensor&>(self).asin_(); return self; })
+      .def("acos", [](T self) { return self.acos(); })
+      .def("acos_", [](nb::object self) { nb::cast<Tensor&>(self).acos_(); return self; })
+      .def("atan", [](T self) { return self.atan(); })
+      .def("atan_", [](nb::object self) { nb::cast<Tensor&>(self).atan_(); return self; })
+      .def("sinh", [](T self) { return self.sinh(); })
+      .def("sinh_", [](nb::object self) { nb::cast<Tensor&>(self).sinh_(); return self; })
+      .def("cosh", [](T self) { return self.cosh(); })
+      .def("cosh_", [](nb::object self) { nb::cast<Tensor&>(self).cosh_(); return self; })
+      .def("asinh", [](T self) { return self.asinh(); })
+      .def("asinh_", [](nb::object self) { nb::cast<Tensor&>(self).asinh_(); return self; })
+      .def("acosh", [](T self) { return self.acosh(); })
+      .def("acosh_", [](nb::object self) { nb::cast<Tensor&>(self).acosh_(); return self; })
+      .def("atanh", [](T self) { return self.atanh(); })
+      .def("atanh_", [](nb::object self) { nb::cast<Tensor&>(self).atanh_(); return self; })
+      .def("exp2", [](T self) { return self.exp2(); })
+      .def("exp2_", [](nb::object self) { nb::cast<Tensor&>(self).exp2_(); return self; })
+      .def("expm1", [](T self) { return self.expm1(); })
+      .def("expm1_", [](nb::object self) { nb::cast<Tensor&>(self).expm1_(); return self; })
+      .def("log2", [](T self) { return self.log2(); })
+      .def("log2_", [](nb::object self) { nb::cast<Tensor&>(self).log2_(); return self; })
+      .def("log10", [](T self) { return self.log10(); })
+      .def("log10_", [](nb::object self) { nb::cast<Tensor&>(self).log10_(); return self; })
+      .def("log1p", [](T self) { return self.log1p(); })
+      .def("log1p_", [](nb::object self) { nb::cast<Tensor&>(self).log1p_(); return self; })
+      .def("rsqrt", [](T self) { return self.rsqrt(); })
+      .def("rsqrt_", [](nb::object self) { nb::cast<Tensor&>(self).rsqrt_(); return self; })
+      .def("reciprocal", [](T self) { return self.reciprocal(); })
+      .def("reciprocal_", [](nb::object self) { nb::cast<Tensor&>(self).reciprocal_(); return self; })
+      .def("erf", [](T self) { return self.erf(); })
+      .def("erf_", [](nb::object self) { nb::cast<Tensor&>(self).erf_(); return self; })
+      .def("erfc", [](T self) { return self.erfc(); })
+      .def("erfc_", [](nb::object self) { nb::cast<Tensor&>(self).erfc_(); return self; })
+      .def("erfinv", [](T self) { return self.erfinv(); })
+      .def("erfinv_", [](nb::object self) { nb::cast<Tensor&>(self).erfinv_(); return self; })
+      .def("sign", [](T self) { return self.sign(); })
+      .def("sign_", [](nb::object self) { nb::cast<Tensor&>(self).sign_(); return self; })
+      .def("sgn", [](T self) { return self.sgn(); })
+      .def("sgn_", [](nb::object self) { nb::cast<Tensor&>(self).sgn_(); return self; })
+      .def("floor", [](T self) { return self.floor(); })
+      .def("floor_", [](nb::object self) { nb::cast<Tensor&>(self).floor_(); return self; })
+      .def("ceil", [](T self) { return self.ceil(); })
+      .def("ceil_", [](nb::object self) { nb::cast<Tensor&>(self).ceil_(); return self; })
+      .def("round", [](T self) { return self.round(); })
+      .def("round_", [](nb::object self) { nb::cast<Tensor&>(self).round_(); return self; })
+      .def("trunc", [](T self) { return self.trunc(); })
+      .def("trunc_", [](nb::object self) { nb::cast<Tensor&>(self).trunc_(); return self; })
+      .def("frac", [](T self) { return self.frac(); })
+      .def("frac_", [](nb::object self) { nb::cast<Tensor&>(self).frac_(); return self; })
+      .def("square", [](T self) { return self.square(); })
+      .def("square_", [](nb::object self) { nb::cast<Tensor&>(self).square_(); return self; })
+      .def("bitwise_not", [](T self) { return self.bitwise_not(); })
+      .def("bitwise_not_", [](nb::object self) { nb::cast<Tensor&>(self).bitwise_not_(); return self; })
       // @generated end method-bindings
       .def("add_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -257,6 +315,35 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("_atan2_out", [](nb::object out, T self, T other) { tide::atan2_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
   m.def("_lerp_out", [](nb::object out, T self, T end, Scalar weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
   m.def("_lerp_out", [](nb::object out, T self, T end, T weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
+  m.def("_cos_out", [](nb::object out, T self) { tide::cos_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_tan_out", [](nb::object out, T self) { tide::tan_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_asin_out", [](nb::object out, T self) { tide::asin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_acos_out", [](nb::object out, T self) { tide::acos_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_atan_out", [](nb::object out, T self) { tide::atan_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sinh_out", [](nb::object out, T self) { tide::sinh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_cosh_out", [](nb::object out, T self) { tide::cosh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_asinh_out", [](nb::object out, T self) { tide::asinh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_acosh_out", [](nb::object out, T self) { tide::acosh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_atanh_out", [](nb::object out, T self) { tide::atanh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_exp2_out", [](nb::object out, T self) { tide::exp2_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_expm1_out", [](nb::object out, T self) { tide::expm1_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_log2_out", [](nb::object out, T self) { tide::log2_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_log10_out", [](nb::object out, T self) { tide::log10_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_log1p_out", [](nb::object out, T self) { tide::log1p_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_rsqrt_out", [](nb::object out, T self) { tide::rsqrt_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_reciprocal_out", [](nb::object out, T self) { tide::reciprocal_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_erf_out", [](nb::object out, T self) { tide::erf_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_erfc_out", [](nb::object out, T self) { tide::erfc_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_erfinv_out", [](nb::object out, T self) { tide::erfinv_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sign_out", [](nb::object out, T self) { tide::sign_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sgn_out", [](nb::object out, T self) { tide::sgn_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_floor_out", [](nb::object out, T self) { tide::floor_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_ceil_out", [](nb::object out, T self) { tide::ceil_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_round_out", [](nb::object out, T self) { tide::round_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_trunc_out", [](nb::object out, T self) { tide::trunc_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_frac_out", [](nb::object out, T self) { tide::frac_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_square_out", [](nb::object out, T self) { tide::square_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_bitwise_not_out", [](nb::object out, T self) { tide::bitwise_not_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   // @generated end function-bindings
 }
 

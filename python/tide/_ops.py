@@ -6,10 +6,16 @@ from . import _C
 # @generated begin method-forms (scripts/gen_ops.py from src/ops/ops.yaml: `python: method`)
 _TABLE_METHOD_FORMS = [
     "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sin", "add", "sub", "mul",
-    "div", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "lerp",
+    "div", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "lerp", "cos",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "expm1",
+    "log2", "log10", "log1p", "rsqrt", "reciprocal", "erf", "erfc", "erfinv", "sign", "sgn",
+    "floor", "ceil", "round", "trunc", "frac", "square", "bitwise_not",
 ]
 _TABLE_OUT_FORMS = [
-    "sin", "atan2", "lerp",
+    "sin", "atan2", "lerp", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+    "acosh", "atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "reciprocal", "erf",
+    "erfc", "erfinv", "sign", "sgn", "floor", "ceil", "round", "trunc", "frac", "square",
+    "bitwise_not",
 ]
 # @generated end method-forms
 

@@ -20,7 +20,7 @@ namespace {
 
 std::vector<Tensor> sin_backward(const Tensor& grad, const Saved& s) {
   const Tensor self = s[0];
-  return grads(s.needs(0) ? Tensor(grad * (self + 1.5707963267948966).sin()) : Tensor());
+  return grads(s.needs(0) ? Tensor(grad * self.cos()) : Tensor());
 }
 
 std::vector<Tensor> atan2_backward(const Tensor& grad, const Saved& s) {
@@ -42,6 +42,139 @@ std::vector<Tensor> lerp_Tensor_backward(const Tensor& grad, const Saved& s) {
   return grads(s.needs(0) ? Tensor(grad * (1 - weight)) : Tensor(),
                s.needs(1) ? Tensor(grad * weight) : Tensor(),
                s.needs(2) ? Tensor(grad * (end - self)) : Tensor());
+}
+
+std::vector<Tensor> cos_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * -self.sin()) : Tensor());
+}
+
+std::vector<Tensor> tan_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (result * result + 1)) : Tensor());
+}
+
+std::vector<Tensor> asin_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (-self * self + 1).rsqrt()) : Tensor());
+}
+
+std::vector<Tensor> acos_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * -(-self * self + 1).rsqrt()) : Tensor());
+}
+
+std::vector<Tensor> atan_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad / (self * self + 1)) : Tensor());
+}
+
+std::vector<Tensor> sinh_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * self.cosh()) : Tensor());
+}
+
+std::vector<Tensor> cosh_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * self.sinh()) : Tensor());
+}
+
+std::vector<Tensor> asinh_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (self * self + 1).rsqrt()) : Tensor());
+}
+
+std::vector<Tensor> acosh_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (self * self - 1).rsqrt()) : Tensor());
+}
+
+std::vector<Tensor> atanh_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad / (1 - self * self)) : Tensor());
+}
+
+std::vector<Tensor> exp2_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * result * 0.6931471805599453) : Tensor());
+}
+
+std::vector<Tensor> expm1_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (result + 1)) : Tensor());
+}
+
+std::vector<Tensor> log2_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad / (self * 0.6931471805599453)) : Tensor());
+}
+
+std::vector<Tensor> log10_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad / (self * 2.302585092994046)) : Tensor());
+}
+
+std::vector<Tensor> log1p_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad / (self + 1)) : Tensor());
+}
+
+std::vector<Tensor> rsqrt_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * result.pow(3) * -0.5) : Tensor());
+}
+
+std::vector<Tensor> reciprocal_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(-grad * result * result) : Tensor());
+}
+
+std::vector<Tensor> erf_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * 1.1283791670955126 * (-(self * self)).exp()) : Tensor());
+}
+
+std::vector<Tensor> erfc_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * -1.1283791670955126 * (-(self * self)).exp()) : Tensor());
+}
+
+std::vector<Tensor> erfinv_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * 0.886226925452758 * (result * result).exp()) : Tensor());
+}
+
+std::vector<Tensor> sign_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(zeros_like(grad)) : Tensor());
+}
+
+std::vector<Tensor> sgn_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(zeros_like(grad)) : Tensor());
+}
+
+std::vector<Tensor> floor_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(zeros_like(grad)) : Tensor());
+}
+
+std::vector<Tensor> ceil_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(zeros_like(grad)) : Tensor());
+}
+
+std::vector<Tensor> round_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(zeros_like(grad)) : Tensor());
+}
+
+std::vector<Tensor> trunc_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(zeros_like(grad)) : Tensor());
+}
+
+std::vector<Tensor> frac_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(grad) : Tensor());
+}
+
+std::vector<Tensor> square_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * self * 2) : Tensor());
 }
 
 }  // namespace
@@ -152,6 +285,722 @@ Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
     node->save(weight);
   }
   untraced([&] { return &detail::lerp_(self, end, weight); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor cos(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::cos(self); });
+  auto node = make_node("CosBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return cos_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& cos_(Tensor& self) {
+  check_inplace(self, false, "Tensor::cos_");
+  auto node = make_node("CosBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return cos_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::cos_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor tan(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::tan(self); });
+  auto node = make_node("TanBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return tan_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& tan_(Tensor& self) {
+  check_inplace(self, false, "Tensor::tan_");
+  auto node = make_node("TanBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return tan_backward(grad, s);
+                        });
+  untraced([&] { return &detail::tan_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor asin(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::asin(self); });
+  auto node = make_node("AsinBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return asin_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& asin_(Tensor& self) {
+  check_inplace(self, false, "Tensor::asin_");
+  auto node = make_node("AsinBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return asin_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::asin_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor acos(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::acos(self); });
+  auto node = make_node("AcosBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return acos_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& acos_(Tensor& self) {
+  check_inplace(self, false, "Tensor::acos_");
+  auto node = make_node("AcosBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return acos_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::acos_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor atan(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::atan(self); });
+  auto node = make_node("AtanBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return atan_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& atan_(Tensor& self) {
+  check_inplace(self, false, "Tensor::atan_");
+  auto node = make_node("AtanBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return atan_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::atan_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor sinh(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::sinh(self); });
+  auto node = make_node("SinhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sinh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& sinh_(Tensor& self) {
+  check_inplace(self, false, "Tensor::sinh_");
+  auto node = make_node("SinhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sinh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::sinh_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor cosh(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::cosh(self); });
+  auto node = make_node("CoshBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return cosh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& cosh_(Tensor& self) {
+  check_inplace(self, false, "Tensor::cosh_");
+  auto node = make_node("CoshBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return cosh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::cosh_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor asinh(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::asinh(self); });
+  auto node = make_node("AsinhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return asinh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& asinh_(Tensor& self) {
+  check_inplace(self, false, "Tensor::asinh_");
+  auto node = make_node("AsinhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return asinh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::asinh_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor acosh(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::acosh(self); });
+  auto node = make_node("AcoshBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return acosh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& acosh_(Tensor& self) {
+  check_inplace(self, false, "Tensor::acosh_");
+  auto node = make_node("AcoshBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return acosh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::acosh_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor atanh(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::atanh(self); });
+  auto node = make_node("AtanhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return atanh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& atanh_(Tensor& self) {
+  check_inplace(self, false, "Tensor::atanh_");
+  auto node = make_node("AtanhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return atanh_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::atanh_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor exp2(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::exp2(self); });
+  auto node = make_node("Exp2Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return exp2_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& exp2_(Tensor& self) {
+  check_inplace(self, false, "Tensor::exp2_");
+  auto node = make_node("Exp2Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return exp2_backward(grad, s);
+                        });
+  untraced([&] { return &detail::exp2_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor expm1(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::expm1(self); });
+  auto node = make_node("Expm1Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return expm1_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& expm1_(Tensor& self) {
+  check_inplace(self, false, "Tensor::expm1_");
+  auto node = make_node("Expm1Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return expm1_backward(grad, s);
+                        });
+  untraced([&] { return &detail::expm1_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor log2(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::log2(self); });
+  auto node = make_node("Log2Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log2_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& log2_(Tensor& self) {
+  check_inplace(self, false, "Tensor::log2_");
+  auto node = make_node("Log2Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log2_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::log2_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor log10(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::log10(self); });
+  auto node = make_node("Log10Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log10_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& log10_(Tensor& self) {
+  check_inplace(self, false, "Tensor::log10_");
+  auto node = make_node("Log10Backward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log10_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::log10_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor log1p(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::log1p(self); });
+  auto node = make_node("Log1pBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log1p_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& log1p_(Tensor& self) {
+  check_inplace(self, false, "Tensor::log1p_");
+  auto node = make_node("Log1pBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log1p_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::log1p_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor rsqrt(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::rsqrt(self); });
+  auto node = make_node("RsqrtBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return rsqrt_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& rsqrt_(Tensor& self) {
+  check_inplace(self, false, "Tensor::rsqrt_");
+  auto node = make_node("RsqrtBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return rsqrt_backward(grad, s);
+                        });
+  untraced([&] { return &detail::rsqrt_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor reciprocal(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::reciprocal(self); });
+  auto node = make_node("ReciprocalBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return reciprocal_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& reciprocal_(Tensor& self) {
+  check_inplace(self, false, "Tensor::reciprocal_");
+  auto node = make_node("ReciprocalBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return reciprocal_backward(grad, s);
+                        });
+  untraced([&] { return &detail::reciprocal_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor erf(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::erf(self); });
+  auto node = make_node("ErfBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return erf_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& erf_(Tensor& self) {
+  check_inplace(self, false, "Tensor::erf_");
+  auto node = make_node("ErfBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return erf_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::erf_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor erfc(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::erfc(self); });
+  auto node = make_node("ErfcBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return erfc_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& erfc_(Tensor& self) {
+  check_inplace(self, false, "Tensor::erfc_");
+  auto node = make_node("ErfcBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return erfc_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::erfc_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor erfinv(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::erfinv(self); });
+  auto node = make_node("ErfinvBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return erfinv_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& erfinv_(Tensor& self) {
+  check_inplace(self, false, "Tensor::erfinv_");
+  auto node = make_node("ErfinvBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return erfinv_backward(grad, s);
+                        });
+  untraced([&] { return &detail::erfinv_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor sign(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::sign(self); });
+  auto node = make_node("SignBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sign_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& sign_(Tensor& self) {
+  check_inplace(self, false, "Tensor::sign_");
+  auto node = make_node("SignBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sign_backward(grad, s);
+                        });
+  untraced([&] { return &detail::sign_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor sgn(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::sgn(self); });
+  auto node = make_node("SgnBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sgn_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& sgn_(Tensor& self) {
+  check_inplace(self, false, "Tensor::sgn_");
+  auto node = make_node("SgnBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sgn_backward(grad, s);
+                        });
+  untraced([&] { return &detail::sgn_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor floor(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::floor(self); });
+  auto node = make_node("FloorBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return floor_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& floor_(Tensor& self) {
+  check_inplace(self, false, "Tensor::floor_");
+  auto node = make_node("FloorBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return floor_backward(grad, s);
+                        });
+  untraced([&] { return &detail::floor_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor ceil(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::ceil(self); });
+  auto node = make_node("CeilBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return ceil_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& ceil_(Tensor& self) {
+  check_inplace(self, false, "Tensor::ceil_");
+  auto node = make_node("CeilBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return ceil_backward(grad, s);
+                        });
+  untraced([&] { return &detail::ceil_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor round(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::round(self); });
+  auto node = make_node("RoundBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return round_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& round_(Tensor& self) {
+  check_inplace(self, false, "Tensor::round_");
+  auto node = make_node("RoundBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return round_backward(grad, s);
+                        });
+  untraced([&] { return &detail::round_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor trunc(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::trunc(self); });
+  auto node = make_node("TruncBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return trunc_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& trunc_(Tensor& self) {
+  check_inplace(self, false, "Tensor::trunc_");
+  auto node = make_node("TruncBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return trunc_backward(grad, s);
+                        });
+  untraced([&] { return &detail::trunc_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor frac(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::frac(self); });
+  auto node = make_node("FracBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return frac_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& frac_(Tensor& self) {
+  check_inplace(self, false, "Tensor::frac_");
+  auto node = make_node("FracBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return frac_backward(grad, s);
+                        });
+  untraced([&] { return &detail::frac_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor square(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::square(self); });
+  auto node = make_node("SquareBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return square_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& square_(Tensor& self) {
+  check_inplace(self, false, "Tensor::square_");
+  auto node = make_node("SquareBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return square_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::square_(self); });
   rebase_history(self, node);
   return self;
 }

@@ -125,6 +125,89 @@ void with_unary_functor(UnaryOp op, const F& f) {
     case UnaryOp::Sin:
       if constexpr (is_float_type_v<T>) return f(SinOp<C>{});
       break;
+    case UnaryOp::Cos:
+      if constexpr (is_float_type_v<T>) return f(CosOp<C>{});
+      break;
+    case UnaryOp::Tan:
+      if constexpr (is_float_type_v<T>) return f(TanOp<C>{});
+      break;
+    case UnaryOp::Asin:
+      if constexpr (is_float_type_v<T>) return f(AsinOp<C>{});
+      break;
+    case UnaryOp::Acos:
+      if constexpr (is_float_type_v<T>) return f(AcosOp<C>{});
+      break;
+    case UnaryOp::Atan:
+      if constexpr (is_float_type_v<T>) return f(AtanOp<C>{});
+      break;
+    case UnaryOp::Sinh:
+      if constexpr (is_float_type_v<T>) return f(SinhOp<C>{});
+      break;
+    case UnaryOp::Cosh:
+      if constexpr (is_float_type_v<T>) return f(CoshOp<C>{});
+      break;
+    case UnaryOp::Asinh:
+      if constexpr (is_float_type_v<T>) return f(AsinhOp<C>{});
+      break;
+    case UnaryOp::Acosh:
+      if constexpr (is_float_type_v<T>) return f(AcoshOp<C>{});
+      break;
+    case UnaryOp::Atanh:
+      if constexpr (is_float_type_v<T>) return f(AtanhOp<C>{});
+      break;
+    case UnaryOp::Exp2:
+      if constexpr (is_float_type_v<T>) return f(Exp2Op<C>{});
+      break;
+    case UnaryOp::Expm1:
+      if constexpr (is_float_type_v<T>) return f(Expm1Op<C>{});
+      break;
+    case UnaryOp::Log2:
+      if constexpr (is_float_type_v<T>) return f(Log2Op<C>{});
+      break;
+    case UnaryOp::Log10:
+      if constexpr (is_float_type_v<T>) return f(Log10Op<C>{});
+      break;
+    case UnaryOp::Log1p:
+      if constexpr (is_float_type_v<T>) return f(Log1pOp<C>{});
+      break;
+    case UnaryOp::Rsqrt:
+      if constexpr (is_float_type_v<T>) return f(RsqrtOp<C>{});
+      break;
+    case UnaryOp::Reciprocal:
+      if constexpr (is_float_type_v<T>) return f(ReciprocalOp<C>{});
+      break;
+    case UnaryOp::Erf:
+      if constexpr (is_float_type_v<T>) return f(ErfOp<C>{});
+      break;
+    case UnaryOp::Erfc:
+      if constexpr (is_float_type_v<T>) return f(ErfcOp<C>{});
+      break;
+    case UnaryOp::Erfinv:
+      if constexpr (is_float_type_v<T>) return f(ErfinvOp<C>{});
+      break;
+    case UnaryOp::Sign: return f(SignOp<C>{});
+    case UnaryOp::Sgn: return f(SgnOp<C>{});
+    case UnaryOp::Floor:
+      if constexpr (!std::is_same_v<T, bool>) return f(FloorOp<C>{});
+      break;
+    case UnaryOp::Ceil:
+      if constexpr (!std::is_same_v<T, bool>) return f(CeilOp<C>{});
+      break;
+    case UnaryOp::Round:
+      if constexpr (!std::is_same_v<T, bool>) return f(RoundOp<C>{});
+      break;
+    case UnaryOp::Trunc:
+      if constexpr (!std::is_same_v<T, bool>) return f(TruncOp<C>{});
+      break;
+    case UnaryOp::Frac:
+      if constexpr (is_float_type_v<T>) return f(FracOp<C>{});
+      break;
+    case UnaryOp::Square:
+      if constexpr (!std::is_same_v<T, bool>) return f(SquareOp<C>{});
+      break;
+    case UnaryOp::BitwiseNot:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseNotOp<C>{});
+      break;
     // @generated end unary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for this dtype");

@@ -133,6 +133,101 @@ template <class T> struct SigmoidOp {
 };
 template <class T> struct TanhOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::tanh(v); } };
 template <class T> struct SinOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::sin(v); } };
+template <class T> struct CosOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::cos(v); } };
+template <class T> struct TanOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::tan(v); } };
+template <class T> struct AsinOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::asin(v); } };
+template <class T> struct AcosOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::acos(v); } };
+template <class T> struct AtanOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::atan(v); } };
+template <class T> struct SinhOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::sinh(v); } };
+template <class T> struct CoshOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::cosh(v); } };
+template <class T> struct AsinhOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::asinh(v); } };
+template <class T> struct AcoshOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::acosh(v); } };
+template <class T> struct AtanhOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::atanh(v); } };
+template <class T> struct Exp2Op { TIDE_HOST_DEVICE T operator()(T v) const { return std::exp2(v); } };
+template <class T> struct Expm1Op { TIDE_HOST_DEVICE T operator()(T v) const { return std::expm1(v); } };
+template <class T> struct Log2Op { TIDE_HOST_DEVICE T operator()(T v) const { return std::log2(v); } };
+template <class T> struct Log10Op { TIDE_HOST_DEVICE T operator()(T v) const { return std::log10(v); } };
+template <class T> struct Log1pOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::log1p(v); } };
+template <class T> struct ErfOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::erf(v); } };
+template <class T> struct ErfcOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::erfc(v); } };
+/// erfinv: Giles' single-precision approximation ("Approximating the erfinv function", GPU
+/// Computing Gems, 2011) refined by two Newton steps on erf, so float and double both reach
+/// their precision; the same body on cpu and GPU. erfinv(+-1) = +-inf, outside [-1, 1] NaN.
+template <class T> struct ErfinvOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    if (is_nan(v) || v < T(-1) || v > T(1)) return T(NAN);
+    if (v == T(1) || v == T(-1)) return v * T(INFINITY);
+    const double x = static_cast<double>(v);
+    double w = -std::log((1.0 - x) * (1.0 + x)), p;
+    if (w < 5.0) {
+      w -= 2.5;
+      p = 2.81022636e-08;
+      p = 3.43273939e-07 + p * w;
+      p = -3.5233877e-06 + p * w;
+      p = -4.39150654e-06 + p * w;
+      p = 0.00021858087 + p * w;
+      p = -0.00125372503 + p * w;
+      p = -0.00417768164 + p * w;
+      p = 0.246640727 + p * w;
+      p = 1.50140941 + p * w;
+    } else {
+      w = std::sqrt(w) - 3.0;
+      p = -0.000200214257;
+      p = 0.000100950558 + p * w;
+      p = 0.00134934322 + p * w;
+      p = -0.00367342844 + p * w;
+      p = 0.00573950773 + p * w;
+      p = -0.0076224613 + p * w;
+      p = 0.00943887047 + p * w;
+      p = 1.00167406 + p * w;
+      p = 2.83297682 + p * w;
+    }
+    double y = p * x;
+    // Newton: erf(y) - x = 0, erf'(y) = 2/sqrt(pi) exp(-y^2)
+    for (int i = 0; i < 2; ++i) y -= (std::erf(y) - x) / (1.1283791670955126 * std::exp(-y * y));
+    return static_cast<T>(y);
+  }
+};
+/// sign (and sgn, for real dtypes): -1, 0 or 1; NaN gives 0 and bool stays as it is (torch).
+template <class T> struct SignOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return v;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return static_cast<T>(v > T(0));
+    } else {
+      return static_cast<T>((T(0) < v) - (v < T(0)));
+    }
+  }
+};
+template <class T> struct SgnOp : SignOp<T> {};
+/// floor, ceil, trunc and round (half to even, as torch's nearbyint) keep integers as they are.
+template <class T> struct FloorOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_floating_point_v<T>) return std::floor(v); else return v;
+  }
+};
+template <class T> struct CeilOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_floating_point_v<T>) return std::ceil(v); else return v;
+  }
+};
+template <class T> struct TruncOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_floating_point_v<T>) return std::trunc(v); else return v;
+  }
+};
+template <class T> struct RoundOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_floating_point_v<T>) return std::nearbyint(v); else return v;
+  }
+};
+template <class T> struct FracOp { TIDE_HOST_DEVICE T operator()(T v) const { return v - std::trunc(v); } };
+template <class T> struct BitwiseNotOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_same_v<T, bool>) return !v; else return static_cast<T>(~v);
+  }
+};
 
 /// pow(x, e) for the exponents torch special-cases (2, 3, 0.5, -0.5, -1, -2): same results as
 /// torch's kernels, and much cheaper than std::pow.

@@ -29,6 +29,35 @@ Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
 Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
 Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor& cos_(Tensor& self);
+Tensor& tan_(Tensor& self);
+Tensor& asin_(Tensor& self);
+Tensor& acos_(Tensor& self);
+Tensor& atan_(Tensor& self);
+Tensor& sinh_(Tensor& self);
+Tensor& cosh_(Tensor& self);
+Tensor& asinh_(Tensor& self);
+Tensor& acosh_(Tensor& self);
+Tensor& atanh_(Tensor& self);
+Tensor& exp2_(Tensor& self);
+Tensor& expm1_(Tensor& self);
+Tensor& log2_(Tensor& self);
+Tensor& log10_(Tensor& self);
+Tensor& log1p_(Tensor& self);
+Tensor& rsqrt_(Tensor& self);
+Tensor& reciprocal_(Tensor& self);
+Tensor& erf_(Tensor& self);
+Tensor& erfc_(Tensor& self);
+Tensor& erfinv_(Tensor& self);
+Tensor& sign_(Tensor& self);
+Tensor& sgn_(Tensor& self);
+Tensor& floor_(Tensor& self);
+Tensor& ceil_(Tensor& self);
+Tensor& round_(Tensor& self);
+Tensor& trunc_(Tensor& self);
+Tensor& frac_(Tensor& self);
+Tensor& square_(Tensor& self);
+Tensor& bitwise_not_(Tensor& self);
 // @generated end detail-declarations
 
 /// Where an elementwise plan's result goes: a new tensor, self (in place) or a caller's out.

@@ -341,6 +341,447 @@ Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tenso
                                0, PointwiseDtype::SameAll, "lerp_out");
 }
 
+Tensor cos(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cos(self);
+  }
+  return detail::unary_float(UnaryOp::Cos, self, "cos");
+}
+
+Tensor& cos_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("cos_out");
+  }
+  return detail::unary_out(UnaryOp::Cos, out, self, true, "cos_out",
+                            nullptr);
+}
+
+Tensor tan(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::tan(self);
+  }
+  return detail::unary_float(UnaryOp::Tan, self, "tan");
+}
+
+Tensor& tan_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("tan_out");
+  }
+  return detail::unary_out(UnaryOp::Tan, out, self, true, "tan_out",
+                            nullptr);
+}
+
+Tensor asin(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asin(self);
+  }
+  return detail::unary_float(UnaryOp::Asin, self, "asin");
+}
+
+Tensor& asin_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("asin_out");
+  }
+  return detail::unary_out(UnaryOp::Asin, out, self, true, "asin_out",
+                            nullptr);
+}
+
+Tensor acos(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acos(self);
+  }
+  return detail::unary_float(UnaryOp::Acos, self, "acos");
+}
+
+Tensor& acos_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("acos_out");
+  }
+  return detail::unary_out(UnaryOp::Acos, out, self, true, "acos_out",
+                            nullptr);
+}
+
+Tensor atan(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atan(self);
+  }
+  return detail::unary_float(UnaryOp::Atan, self, "atan");
+}
+
+Tensor& atan_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("atan_out");
+  }
+  return detail::unary_out(UnaryOp::Atan, out, self, true, "atan_out",
+                            nullptr);
+}
+
+Tensor sinh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sinh(self);
+  }
+  return detail::unary_float(UnaryOp::Sinh, self, "sinh");
+}
+
+Tensor& sinh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sinh_out");
+  }
+  return detail::unary_out(UnaryOp::Sinh, out, self, true, "sinh_out",
+                            nullptr);
+}
+
+Tensor cosh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cosh(self);
+  }
+  return detail::unary_float(UnaryOp::Cosh, self, "cosh");
+}
+
+Tensor& cosh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("cosh_out");
+  }
+  return detail::unary_out(UnaryOp::Cosh, out, self, true, "cosh_out",
+                            nullptr);
+}
+
+Tensor asinh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asinh(self);
+  }
+  return detail::unary_float(UnaryOp::Asinh, self, "asinh");
+}
+
+Tensor& asinh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("asinh_out");
+  }
+  return detail::unary_out(UnaryOp::Asinh, out, self, true, "asinh_out",
+                            nullptr);
+}
+
+Tensor acosh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acosh(self);
+  }
+  return detail::unary_float(UnaryOp::Acosh, self, "acosh");
+}
+
+Tensor& acosh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("acosh_out");
+  }
+  return detail::unary_out(UnaryOp::Acosh, out, self, true, "acosh_out",
+                            nullptr);
+}
+
+Tensor atanh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atanh(self);
+  }
+  return detail::unary_float(UnaryOp::Atanh, self, "atanh");
+}
+
+Tensor& atanh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("atanh_out");
+  }
+  return detail::unary_out(UnaryOp::Atanh, out, self, true, "atanh_out",
+                            nullptr);
+}
+
+Tensor exp2(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::exp2(self);
+  }
+  return detail::unary_float(UnaryOp::Exp2, self, "exp2");
+}
+
+Tensor& exp2_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("exp2_out");
+  }
+  return detail::unary_out(UnaryOp::Exp2, out, self, true, "exp2_out",
+                            nullptr);
+}
+
+Tensor expm1(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::expm1(self);
+  }
+  return detail::unary_float(UnaryOp::Expm1, self, "expm1");
+}
+
+Tensor& expm1_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("expm1_out");
+  }
+  return detail::unary_out(UnaryOp::Expm1, out, self, true, "expm1_out",
+                            nullptr);
+}
+
+Tensor log2(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log2(self);
+  }
+  return detail::unary_float(UnaryOp::Log2, self, "log2");
+}
+
+Tensor& log2_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("log2_out");
+  }
+  return detail::unary_out(UnaryOp::Log2, out, self, true, "log2_out",
+                            nullptr);
+}
+
+Tensor log10(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log10(self);
+  }
+  return detail::unary_float(UnaryOp::Log10, self, "log10");
+}
+
+Tensor& log10_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("log10_out");
+  }
+  return detail::unary_out(UnaryOp::Log10, out, self, true, "log10_out",
+                            nullptr);
+}
+
+Tensor log1p(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log1p(self);
+  }
+  return detail::unary_float(UnaryOp::Log1p, self, "log1p");
+}
+
+Tensor& log1p_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("log1p_out");
+  }
+  return detail::unary_out(UnaryOp::Log1p, out, self, true, "log1p_out",
+                            nullptr);
+}
+
+Tensor rsqrt(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::rsqrt(self);
+  }
+  return detail::unary_float(UnaryOp::Rsqrt, self, "rsqrt");
+}
+
+Tensor& rsqrt_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("rsqrt_out");
+  }
+  return detail::unary_out(UnaryOp::Rsqrt, out, self, true, "rsqrt_out",
+                            nullptr);
+}
+
+Tensor reciprocal(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::reciprocal(self);
+  }
+  return detail::unary_float(UnaryOp::Reciprocal, self, "reciprocal");
+}
+
+Tensor& reciprocal_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("reciprocal_out");
+  }
+  return detail::unary_out(UnaryOp::Reciprocal, out, self, true, "reciprocal_out",
+                            nullptr);
+}
+
+Tensor erf(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erf(self);
+  }
+  return detail::unary_float(UnaryOp::Erf, self, "erf");
+}
+
+Tensor& erf_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("erf_out");
+  }
+  return detail::unary_out(UnaryOp::Erf, out, self, true, "erf_out",
+                            nullptr);
+}
+
+Tensor erfc(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfc(self);
+  }
+  return detail::unary_float(UnaryOp::Erfc, self, "erfc");
+}
+
+Tensor& erfc_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("erfc_out");
+  }
+  return detail::unary_out(UnaryOp::Erfc, out, self, true, "erfc_out",
+                            nullptr);
+}
+
+Tensor erfinv(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfinv(self);
+  }
+  return detail::unary_float(UnaryOp::Erfinv, self, "erfinv");
+}
+
+Tensor& erfinv_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("erfinv_out");
+  }
+  return detail::unary_out(UnaryOp::Erfinv, out, self, true, "erfinv_out",
+                            nullptr);
+}
+
+Tensor sign(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sign(self);
+  }
+  return detail::unary_same(UnaryOp::Sign, self, "sign",
+                            nullptr);
+}
+
+Tensor& sign_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sign_out");
+  }
+  return detail::unary_out(UnaryOp::Sign, out, self, false, "sign_out",
+                            nullptr);
+}
+
+Tensor sgn(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sgn(self);
+  }
+  return detail::unary_same(UnaryOp::Sgn, self, "sgn",
+                            nullptr);
+}
+
+Tensor& sgn_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sgn_out");
+  }
+  return detail::unary_out(UnaryOp::Sgn, out, self, false, "sgn_out",
+                            nullptr);
+}
+
+Tensor floor(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::floor(self);
+  }
+  return detail::unary_same(UnaryOp::Floor, self, "floor",
+                            nullptr);
+}
+
+Tensor& floor_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("floor_out");
+  }
+  return detail::unary_out(UnaryOp::Floor, out, self, false, "floor_out",
+                            nullptr);
+}
+
+Tensor ceil(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::ceil(self);
+  }
+  return detail::unary_same(UnaryOp::Ceil, self, "ceil",
+                            nullptr);
+}
+
+Tensor& ceil_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("ceil_out");
+  }
+  return detail::unary_out(UnaryOp::Ceil, out, self, false, "ceil_out",
+                            nullptr);
+}
+
+Tensor round(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::round(self);
+  }
+  return detail::unary_same(UnaryOp::Round, self, "round",
+                            nullptr);
+}
+
+Tensor& round_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("round_out");
+  }
+  return detail::unary_out(UnaryOp::Round, out, self, false, "round_out",
+                            nullptr);
+}
+
+Tensor trunc(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::trunc(self);
+  }
+  return detail::unary_same(UnaryOp::Trunc, self, "trunc",
+                            nullptr);
+}
+
+Tensor& trunc_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("trunc_out");
+  }
+  return detail::unary_out(UnaryOp::Trunc, out, self, false, "trunc_out",
+                            nullptr);
+}
+
+Tensor frac(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::frac(self);
+  }
+  return detail::unary_same(UnaryOp::Frac, self, "frac",
+                            nullptr);
+}
+
+Tensor& frac_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("frac_out");
+  }
+  return detail::unary_out(UnaryOp::Frac, out, self, false, "frac_out",
+                            nullptr);
+}
+
+Tensor square(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::square(self);
+  }
+  return detail::unary_same(UnaryOp::Square, self, "square",
+                            nullptr);
+}
+
+Tensor& square_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("square_out");
+  }
+  return detail::unary_out(UnaryOp::Square, out, self, false, "square_out",
+                            nullptr);
+}
+
+Tensor bitwise_not(const Tensor& self) {
+  return detail::unary_same(UnaryOp::BitwiseNot, self, "bitwise_not",
+                            nullptr);
+}
+
+Tensor& bitwise_not_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("bitwise_not_out");
+  }
+  return detail::unary_out(UnaryOp::BitwiseNot, out, self, false, "bitwise_not_out",
+                            nullptr);
+}
+
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sum(self, dtype);
@@ -580,6 +1021,235 @@ Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
   }
   return detail::pointwise_inplace(TernaryOp::Lerp, self, {&self, &end, &weight},
                                    0, PointwiseDtype::SameAll, "Tensor::lerp_");
+}
+
+Tensor& cos_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cos_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Cos, self, true, "Tensor::cos_",
+                            nullptr);
+}
+
+Tensor& tan_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::tan_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Tan, self, true, "Tensor::tan_",
+                            nullptr);
+}
+
+Tensor& asin_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asin_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Asin, self, true, "Tensor::asin_",
+                            nullptr);
+}
+
+Tensor& acos_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acos_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Acos, self, true, "Tensor::acos_",
+                            nullptr);
+}
+
+Tensor& atan_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atan_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Atan, self, true, "Tensor::atan_",
+                            nullptr);
+}
+
+Tensor& sinh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sinh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sinh, self, true, "Tensor::sinh_",
+                            nullptr);
+}
+
+Tensor& cosh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cosh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Cosh, self, true, "Tensor::cosh_",
+                            nullptr);
+}
+
+Tensor& asinh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asinh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Asinh, self, true, "Tensor::asinh_",
+                            nullptr);
+}
+
+Tensor& acosh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acosh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Acosh, self, true, "Tensor::acosh_",
+                            nullptr);
+}
+
+Tensor& atanh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atanh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Atanh, self, true, "Tensor::atanh_",
+                            nullptr);
+}
+
+Tensor& exp2_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::exp2_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Exp2, self, true, "Tensor::exp2_",
+                            nullptr);
+}
+
+Tensor& expm1_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::expm1_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Expm1, self, true, "Tensor::expm1_",
+                            nullptr);
+}
+
+Tensor& log2_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log2_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Log2, self, true, "Tensor::log2_",
+                            nullptr);
+}
+
+Tensor& log10_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log10_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Log10, self, true, "Tensor::log10_",
+                            nullptr);
+}
+
+Tensor& log1p_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log1p_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Log1p, self, true, "Tensor::log1p_",
+                            nullptr);
+}
+
+Tensor& rsqrt_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::rsqrt_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Rsqrt, self, true, "Tensor::rsqrt_",
+                            nullptr);
+}
+
+Tensor& reciprocal_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::reciprocal_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Reciprocal, self, true, "Tensor::reciprocal_",
+                            nullptr);
+}
+
+Tensor& erf_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erf_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Erf, self, true, "Tensor::erf_",
+                            nullptr);
+}
+
+Tensor& erfc_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfc_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Erfc, self, true, "Tensor::erfc_",
+                            nullptr);
+}
+
+Tensor& erfinv_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfinv_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Erfinv, self, true, "Tensor::erfinv_",
+                            nullptr);
+}
+
+Tensor& sign_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sign_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sign, self, false, "Tensor::sign_",
+                            nullptr);
+}
+
+Tensor& sgn_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sgn_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sgn, self, false, "Tensor::sgn_",
+                            nullptr);
+}
+
+Tensor& floor_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::floor_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Floor, self, false, "Tensor::floor_",
+                            nullptr);
+}
+
+Tensor& ceil_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::ceil_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Ceil, self, false, "Tensor::ceil_",
+                            nullptr);
+}
+
+Tensor& round_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::round_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Round, self, false, "Tensor::round_",
+                            nullptr);
+}
+
+Tensor& trunc_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::trunc_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Trunc, self, false, "Tensor::trunc_",
+                            nullptr);
+}
+
+Tensor& frac_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::frac_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Frac, self, false, "Tensor::frac_",
+                            nullptr);
+}
+
+Tensor& square_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::square_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Square, self, false, "Tensor::square_",
+                            nullptr);
+}
+
+Tensor& bitwise_not_(Tensor& self) {
+  return detail::unary_inplace(UnaryOp::BitwiseNot, self, false, "Tensor::bitwise_not_",
+                            nullptr);
 }
 
 }  // namespace detail

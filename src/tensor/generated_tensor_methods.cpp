@@ -161,6 +161,180 @@ Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const {
 Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) {
   return detail::lerp_(*this, end, weight);
 }
+Tensor Tensor::cos() const {
+  return tide::cos(*this);
+}
+Tensor& Tensor::cos_() {
+  return detail::cos_(*this);
+}
+Tensor Tensor::tan() const {
+  return tide::tan(*this);
+}
+Tensor& Tensor::tan_() {
+  return detail::tan_(*this);
+}
+Tensor Tensor::asin() const {
+  return tide::asin(*this);
+}
+Tensor& Tensor::asin_() {
+  return detail::asin_(*this);
+}
+Tensor Tensor::acos() const {
+  return tide::acos(*this);
+}
+Tensor& Tensor::acos_() {
+  return detail::acos_(*this);
+}
+Tensor Tensor::atan() const {
+  return tide::atan(*this);
+}
+Tensor& Tensor::atan_() {
+  return detail::atan_(*this);
+}
+Tensor Tensor::sinh() const {
+  return tide::sinh(*this);
+}
+Tensor& Tensor::sinh_() {
+  return detail::sinh_(*this);
+}
+Tensor Tensor::cosh() const {
+  return tide::cosh(*this);
+}
+Tensor& Tensor::cosh_() {
+  return detail::cosh_(*this);
+}
+Tensor Tensor::asinh() const {
+  return tide::asinh(*this);
+}
+Tensor& Tensor::asinh_() {
+  return detail::asinh_(*this);
+}
+Tensor Tensor::acosh() const {
+  return tide::acosh(*this);
+}
+Tensor& Tensor::acosh_() {
+  return detail::acosh_(*this);
+}
+Tensor Tensor::atanh() const {
+  return tide::atanh(*this);
+}
+Tensor& Tensor::atanh_() {
+  return detail::atanh_(*this);
+}
+Tensor Tensor::exp2() const {
+  return tide::exp2(*this);
+}
+Tensor& Tensor::exp2_() {
+  return detail::exp2_(*this);
+}
+Tensor Tensor::expm1() const {
+  return tide::expm1(*this);
+}
+Tensor& Tensor::expm1_() {
+  return detail::expm1_(*this);
+}
+Tensor Tensor::log2() const {
+  return tide::log2(*this);
+}
+Tensor& Tensor::log2_() {
+  return detail::log2_(*this);
+}
+Tensor Tensor::log10() const {
+  return tide::log10(*this);
+}
+Tensor& Tensor::log10_() {
+  return detail::log10_(*this);
+}
+Tensor Tensor::log1p() const {
+  return tide::log1p(*this);
+}
+Tensor& Tensor::log1p_() {
+  return detail::log1p_(*this);
+}
+Tensor Tensor::rsqrt() const {
+  return tide::rsqrt(*this);
+}
+Tensor& Tensor::rsqrt_() {
+  return detail::rsqrt_(*this);
+}
+Tensor Tensor::reciprocal() const {
+  return tide::reciprocal(*this);
+}
+Tensor& Tensor::reciprocal_() {
+  return detail::reciprocal_(*this);
+}
+Tensor Tensor::erf() const {
+  return tide::erf(*this);
+}
+Tensor& Tensor::erf_() {
+  return detail::erf_(*this);
+}
+Tensor Tensor::erfc() const {
+  return tide::erfc(*this);
+}
+Tensor& Tensor::erfc_() {
+  return detail::erfc_(*this);
+}
+Tensor Tensor::erfinv() const {
+  return tide::erfinv(*this);
+}
+Tensor& Tensor::erfinv_() {
+  return detail::erfinv_(*this);
+}
+Tensor Tensor::sign() const {
+  return tide::sign(*this);
+}
+Tensor& Tensor::sign_() {
+  return detail::sign_(*this);
+}
+Tensor Tensor::sgn() const {
+  return tide::sgn(*this);
+}
+Tensor& Tensor::sgn_() {
+  return detail::sgn_(*this);
+}
+Tensor Tensor::floor() const {
+  return tide::floor(*this);
+}
+Tensor& Tensor::floor_() {
+  return detail::floor_(*this);
+}
+Tensor Tensor::ceil() const {
+  return tide::ceil(*this);
+}
+Tensor& Tensor::ceil_() {
+  return detail::ceil_(*this);
+}
+Tensor Tensor::round() const {
+  return tide::round(*this);
+}
+Tensor& Tensor::round_() {
+  return detail::round_(*this);
+}
+Tensor Tensor::trunc() const {
+  return tide::trunc(*this);
+}
+Tensor& Tensor::trunc_() {
+  return detail::trunc_(*this);
+}
+Tensor Tensor::frac() const {
+  return tide::frac(*this);
+}
+Tensor& Tensor::frac_() {
+  return detail::frac_(*this);
+}
+Tensor Tensor::square() const {
+  return tide::square(*this);
+}
+Tensor& Tensor::square_() {
+  return detail::square_(*this);
+}
+Tensor Tensor::bitwise_not() const {
+  return tide::bitwise_not(*this);
+}
+Tensor& Tensor::bitwise_not_() {
+  return detail::bitwise_not_(*this);
+}
 Tensor Tensor::sum(std::optional<Dtype> dtype) const {
   return tide::sum(*this, dtype);
 }

@@ -18,7 +18,11 @@ namespace tide::kernels {
 enum class BinaryOp : int8_t {
   Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, Eq, Ne, Lt, Le, Gt, Ge,
 };
-enum class UnaryOp : int8_t { Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin };
+enum class UnaryOp : int8_t {
+  Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh,
+  Acosh, Atanh, Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Reciprocal, Erf, Erfc, Erfinv, Sign, Sgn,
+  Floor, Ceil, Round, Trunc, Frac, Square, BitwiseNot,
+};
 enum class TernaryOp : int8_t { Lerp };
 /// `result: float`: integer and bool operands compute in the default dtype (true division).
 inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div || op == BinaryOp::Atan2; }
@@ -28,6 +32,11 @@ inline bool accepts(UnaryOp op, Dtype d) {
   switch (op) {
     case UnaryOp::Neg:
     case UnaryOp::Relu:
+    case UnaryOp::Floor:
+    case UnaryOp::Ceil:
+    case UnaryOp::Round:
+    case UnaryOp::Trunc:
+    case UnaryOp::Square:
       return d != kBool;
     case UnaryOp::Exp:
     case UnaryOp::Log:
@@ -35,7 +44,30 @@ inline bool accepts(UnaryOp op, Dtype d) {
     case UnaryOp::Sigmoid:
     case UnaryOp::Tanh:
     case UnaryOp::Sin:
+    case UnaryOp::Cos:
+    case UnaryOp::Tan:
+    case UnaryOp::Asin:
+    case UnaryOp::Acos:
+    case UnaryOp::Atan:
+    case UnaryOp::Sinh:
+    case UnaryOp::Cosh:
+    case UnaryOp::Asinh:
+    case UnaryOp::Acosh:
+    case UnaryOp::Atanh:
+    case UnaryOp::Exp2:
+    case UnaryOp::Expm1:
+    case UnaryOp::Log2:
+    case UnaryOp::Log10:
+    case UnaryOp::Log1p:
+    case UnaryOp::Rsqrt:
+    case UnaryOp::Reciprocal:
+    case UnaryOp::Erf:
+    case UnaryOp::Erfc:
+    case UnaryOp::Erfinv:
+    case UnaryOp::Frac:
       return is_floating_point(d);
+    case UnaryOp::BitwiseNot:
+      return is_integral(d, /*include_bool=*/true);
     default:
       return true;
   }
