@@ -126,6 +126,51 @@ Tensor square(const Tensor& self);
 Tensor& square_out(Tensor& out, const Tensor& self);
 Tensor bitwise_not(const Tensor& self);
 Tensor& bitwise_not_out(Tensor& out, const Tensor& self);
+Tensor fmod(const Tensor& self, const Tensor& other);
+Tensor& fmod_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor fmod(const Tensor& self, Scalar other);
+Tensor remainder(const Tensor& self, const Tensor& other);
+Tensor& remainder_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor remainder(const Tensor& self, Scalar other);
+Tensor floor_divide(const Tensor& self, const Tensor& other);
+Tensor& floor_divide_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor floor_divide(const Tensor& self, Scalar other);
+Tensor fmax(const Tensor& self, const Tensor& other);
+Tensor& fmax_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor fmin(const Tensor& self, const Tensor& other);
+Tensor& fmin_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor hypot(const Tensor& self, const Tensor& other);
+Tensor& hypot_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor logaddexp(const Tensor& self, const Tensor& other);
+Tensor& logaddexp_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor copysign(const Tensor& self, const Tensor& other);
+Tensor& copysign_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor copysign(const Tensor& self, Scalar other);
+Tensor bitwise_and(const Tensor& self, const Tensor& other);
+Tensor& bitwise_and_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor bitwise_and(const Tensor& self, Scalar other);
+Tensor bitwise_or(const Tensor& self, const Tensor& other);
+Tensor& bitwise_or_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor bitwise_or(const Tensor& self, Scalar other);
+Tensor bitwise_xor(const Tensor& self, const Tensor& other);
+Tensor& bitwise_xor_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor bitwise_xor(const Tensor& self, Scalar other);
+Tensor bitwise_left_shift(const Tensor& self, const Tensor& other);
+Tensor& bitwise_left_shift_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor bitwise_left_shift(const Tensor& self, Scalar other);
+Tensor bitwise_right_shift(const Tensor& self, const Tensor& other);
+Tensor& bitwise_right_shift_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor bitwise_right_shift(const Tensor& self, Scalar other);
+Tensor logical_and(const Tensor& self, const Tensor& other);
+Tensor logical_or(const Tensor& self, const Tensor& other);
+Tensor logical_xor(const Tensor& self, const Tensor& other);
+Tensor logical_not(const Tensor& self);
+Tensor isnan(const Tensor& self);
+Tensor isinf(const Tensor& self);
+Tensor isfinite(const Tensor& self);
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan = std::nullopt,
+                  std::optional<double> posinf = std::nullopt,
+                  std::optional<double> neginf = std::nullopt);
 // @generated end function-declarations elementwise
 
 // reductions

@@ -323,6 +323,57 @@ class Tensor {
   Tensor& square_();
   Tensor bitwise_not() const;
   Tensor& bitwise_not_();
+  Tensor fmod(const Tensor& other) const;
+  Tensor& fmod_(const Tensor& other);
+  Tensor fmod(Scalar other) const;
+  Tensor& fmod_(Scalar other);
+  Tensor remainder(const Tensor& other) const;
+  Tensor& remainder_(const Tensor& other);
+  Tensor remainder(Scalar other) const;
+  Tensor& remainder_(Scalar other);
+  Tensor floor_divide(const Tensor& other) const;
+  Tensor& floor_divide_(const Tensor& other);
+  Tensor floor_divide(Scalar other) const;
+  Tensor& floor_divide_(Scalar other);
+  Tensor fmax(const Tensor& other) const;
+  Tensor fmin(const Tensor& other) const;
+  Tensor hypot(const Tensor& other) const;
+  Tensor& hypot_(const Tensor& other);
+  Tensor logaddexp(const Tensor& other) const;
+  Tensor copysign(const Tensor& other) const;
+  Tensor& copysign_(const Tensor& other);
+  Tensor copysign(Scalar other) const;
+  Tensor& copysign_(Scalar other);
+  Tensor bitwise_and(const Tensor& other) const;
+  Tensor& bitwise_and_(const Tensor& other);
+  Tensor bitwise_and(Scalar other) const;
+  Tensor& bitwise_and_(Scalar other);
+  Tensor bitwise_or(const Tensor& other) const;
+  Tensor& bitwise_or_(const Tensor& other);
+  Tensor bitwise_or(Scalar other) const;
+  Tensor& bitwise_or_(Scalar other);
+  Tensor bitwise_xor(const Tensor& other) const;
+  Tensor& bitwise_xor_(const Tensor& other);
+  Tensor bitwise_xor(Scalar other) const;
+  Tensor& bitwise_xor_(Scalar other);
+  Tensor bitwise_left_shift(const Tensor& other) const;
+  Tensor& bitwise_left_shift_(const Tensor& other);
+  Tensor bitwise_left_shift(Scalar other) const;
+  Tensor& bitwise_left_shift_(Scalar other);
+  Tensor bitwise_right_shift(const Tensor& other) const;
+  Tensor& bitwise_right_shift_(const Tensor& other);
+  Tensor bitwise_right_shift(Scalar other) const;
+  Tensor& bitwise_right_shift_(Scalar other);
+  Tensor logical_and(const Tensor& other) const;
+  Tensor logical_or(const Tensor& other) const;
+  Tensor logical_xor(const Tensor& other) const;
+  Tensor logical_not() const;
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isfinite() const;
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt,
+                    std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
   // @generated end method-declarations elementwise
 
   // ---- reductions

@@ -17,6 +17,8 @@
 #include "casters.h"
 #include "py_int.h"
 #include "tensor_from_python.h"
+#include "tide/default_dtype.h"
+#include "tide/factories.h"
 #include "tide/ops.h"
 
 namespace nb = nanobind;
@@ -84,6 +86,14 @@ auto inplace_method(const char* name, F f) {
   };
 }
 
+// The number of a reflected operator (2 % t, 1 << t) as a 0-dim cpu tensor: torch's wrapped
+// number: int64, bool or the default dtype, so that it promotes as torch's Python number does
+// (a 0-dim tensor never raises a dimensioned operand within its category), on any device.
+Tensor wrapped(const Scalar& s) {
+  const Dtype dtype = s.is_bool() ? kBool : s.is_floating_point() ? get_default_dtype() : kInt64;
+  return scalar_tensor(s, tide::dtype(dtype));
+}
+
 // torch.return_types.max and .min: named tuples (values, indices) that the package makes
 // (python/tide/_return_types.py) and registers with _set_return_types; borrowed, the module's
 // attributes own them.
@@ -126,7 +136,35 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("__matmul__", [](T a, T b) { return a.matmul(b); }, nb::is_operator())
       .def("__neg__", [](T a) { return -a; })
       .def("__abs__", [](T a) { return a.abs(); })
-      .def("__invert__", [](T a) { return ~a; })
+      .def("__invert__", [](T a) { return a.bitwise_not(); })
+      .def("__mod__", [](T a, T b) { return a.remainder(b); }, nb::is_operator())
+      .def("__mod__", [](T a, Scalar b) { return a.remainder(b); }, nb::is_operator())
+      .def("__rmod__", [](T a, Scalar b) { return wrapped(b).remainder(a); }, nb::is_operator())
+      .def("__floordiv__", [](T a, T b) { return a.floor_divide(b); }, nb::is_operator())
+      .def("__floordiv__", [](T a, Scalar b) { return a.floor_divide(b); }, nb::is_operator())
+      .def("__rfloordiv__", [](T a, Scalar b) { return wrapped(b).floor_divide(a); }, nb::is_operator())
+      .def("__and__", [](T a, T b) { return a.bitwise_and(b); }, nb::is_operator())
+      .def("__and__", [](T a, Scalar b) { return a.bitwise_and(b); }, nb::is_operator())
+      .def("__rand__", [](T a, Scalar b) { return a.bitwise_and(b); }, nb::is_operator())
+      .def("__or__", [](T a, T b) { return a.bitwise_or(b); }, nb::is_operator())
+      .def("__or__", [](T a, Scalar b) { return a.bitwise_or(b); }, nb::is_operator())
+      .def("__ror__", [](T a, Scalar b) { return a.bitwise_or(b); }, nb::is_operator())
+      .def("__xor__", [](T a, T b) { return a.bitwise_xor(b); }, nb::is_operator())
+      .def("__xor__", [](T a, Scalar b) { return a.bitwise_xor(b); }, nb::is_operator())
+      .def("__rxor__", [](T a, Scalar b) { return a.bitwise_xor(b); }, nb::is_operator())
+      .def("__lshift__", [](T a, T b) { return a.bitwise_left_shift(b); }, nb::is_operator())
+      .def("__lshift__", [](T a, Scalar b) { return a.bitwise_left_shift(b); }, nb::is_operator())
+      .def("__rlshift__", [](T a, Scalar b) { return wrapped(b).bitwise_left_shift(a); }, nb::is_operator())
+      .def("__rshift__", [](T a, T b) { return a.bitwise_right_shift(b); }, nb::is_operator())
+      .def("__rshift__", [](T a, Scalar b) { return a.bitwise_right_shift(b); }, nb::is_operator())
+      .def("__rrshift__", [](T a, Scalar b) { return wrapped(b).bitwise_right_shift(a); }, nb::is_operator())
+      .def("__imod__", inplace_operator([](Tensor& a, const auto& b) { a.remainder_(b); }))
+      .def("__ifloordiv__", inplace_operator([](Tensor& a, const auto& b) { a.floor_divide_(b); }))
+      .def("__iand__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_and_(b); }))
+      .def("__ior__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_or_(b); }))
+      .def("__ixor__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_xor_(b); }))
+      .def("__ilshift__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_left_shift_(b); }))
+      .def("__irshift__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_right_shift_(b); }))
       .def("__iadd__", inplace_operator([](Tensor& a, const auto& b) { a += b; }))
       .def("__isub__", inplace_operator([](Tensor& a, const auto& b) { a -= b; }))
       .def("__imul__", inplace_operator([](Tensor& a, const auto& b) { a *= b; }))
@@ -241,6 +279,55 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("square_", [](nb::object self) { nb::cast<Tensor&>(self).square_(); return self; })
       .def("bitwise_not", [](T self) { return self.bitwise_not(); })
       .def("bitwise_not_", [](nb::object self) { nb::cast<Tensor&>(self).bitwise_not_(); return self; })
+      .def("fmod", [](T self, T other) { return self.fmod(other); }, nb::arg("other"))
+      .def("fmod_", [](nb::object self, T other) { nb::cast<Tensor&>(self).fmod_(other); return self; }, nb::arg("other"))
+      .def("fmod", [](T self, Scalar other) { return self.fmod(other); }, nb::arg("other"))
+      .def("fmod_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).fmod_(other); return self; }, nb::arg("other"))
+      .def("remainder", [](T self, T other) { return self.remainder(other); }, nb::arg("other"))
+      .def("remainder_", [](nb::object self, T other) { nb::cast<Tensor&>(self).remainder_(other); return self; }, nb::arg("other"))
+      .def("remainder", [](T self, Scalar other) { return self.remainder(other); }, nb::arg("other"))
+      .def("remainder_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).remainder_(other); return self; }, nb::arg("other"))
+      .def("floor_divide", [](T self, T other) { return self.floor_divide(other); }, nb::arg("other"))
+      .def("floor_divide_", [](nb::object self, T other) { nb::cast<Tensor&>(self).floor_divide_(other); return self; }, nb::arg("other"))
+      .def("floor_divide", [](T self, Scalar other) { return self.floor_divide(other); }, nb::arg("other"))
+      .def("floor_divide_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).floor_divide_(other); return self; }, nb::arg("other"))
+      .def("fmax", [](T self, T other) { return self.fmax(other); }, nb::arg("other"))
+      .def("fmin", [](T self, T other) { return self.fmin(other); }, nb::arg("other"))
+      .def("hypot", [](T self, T other) { return self.hypot(other); }, nb::arg("other"))
+      .def("hypot_", [](nb::object self, T other) { nb::cast<Tensor&>(self).hypot_(other); return self; }, nb::arg("other"))
+      .def("logaddexp", [](T self, T other) { return self.logaddexp(other); }, nb::arg("other"))
+      .def("copysign", [](T self, T other) { return self.copysign(other); }, nb::arg("other"))
+      .def("copysign_", [](nb::object self, T other) { nb::cast<Tensor&>(self).copysign_(other); return self; }, nb::arg("other"))
+      .def("copysign", [](T self, Scalar other) { return self.copysign(other); }, nb::arg("other"))
+      .def("copysign_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).copysign_(other); return self; }, nb::arg("other"))
+      .def("bitwise_and", [](T self, T other) { return self.bitwise_and(other); }, nb::arg("other"))
+      .def("bitwise_and_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_and_(other); return self; }, nb::arg("other"))
+      .def("bitwise_and", [](T self, Scalar other) { return self.bitwise_and(other); }, nb::arg("other"))
+      .def("bitwise_and_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_and_(other); return self; }, nb::arg("other"))
+      .def("bitwise_or", [](T self, T other) { return self.bitwise_or(other); }, nb::arg("other"))
+      .def("bitwise_or_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_or_(other); return self; }, nb::arg("other"))
+      .def("bitwise_or", [](T self, Scalar other) { return self.bitwise_or(other); }, nb::arg("other"))
+      .def("bitwise_or_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_or_(other); return self; }, nb::arg("other"))
+      .def("bitwise_xor", [](T self, T other) { return self.bitwise_xor(other); }, nb::arg("other"))
+      .def("bitwise_xor_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_xor_(other); return self; }, nb::arg("other"))
+      .def("bitwise_xor", [](T self, Scalar other) { return self.bitwise_xor(other); }, nb::arg("other"))
+      .def("bitwise_xor_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_xor_(other); return self; }, nb::arg("other"))
+      .def("bitwise_left_shift", [](T self, T other) { return self.bitwise_left_shift(other); }, nb::arg("other"))
+      .def("bitwise_left_shift_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_left_shift_(other); return self; }, nb::arg("other"))
+      .def("bitwise_left_shift", [](T self, Scalar other) { return self.bitwise_left_shift(other); }, nb::arg("other"))
+      .def("bitwise_left_shift_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_left_shift_(other); return self; }, nb::arg("other"))
+      .def("bitwise_right_shift", [](T self, T other) { return self.bitwise_right_shift(other); }, nb::arg("other"))
+      .def("bitwise_right_shift_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_right_shift_(other); return self; }, nb::arg("other"))
+      .def("bitwise_right_shift", [](T self, Scalar other) { return self.bitwise_right_shift(other); }, nb::arg("other"))
+      .def("bitwise_right_shift_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_right_shift_(other); return self; }, nb::arg("other"))
+      .def("logical_and", [](T self, T other) { return self.logical_and(other); }, nb::arg("other"))
+      .def("logical_or", [](T self, T other) { return self.logical_or(other); }, nb::arg("other"))
+      .def("logical_xor", [](T self, T other) { return self.logical_xor(other); }, nb::arg("other"))
+      .def("logical_not", [](T self) { return self.logical_not(); })
+      .def("isnan", [](T self) { return self.isnan(); })
+      .def("isinf", [](T self) { return self.isinf(); })
+      .def("isfinite", [](T self) { return self.isfinite(); })
+      .def("nan_to_num", [](T self, std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) { return self.nan_to_num(nan, posinf, neginf); }, nb::arg("nan").none() = nb::none(), nb::arg("posinf").none() = nb::none(), nb::arg("neginf").none() = nb::none())
       // @generated end method-bindings
       .def("add_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -344,6 +431,19 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("_frac_out", [](nb::object out, T self) { tide::frac_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_square_out", [](nb::object out, T self) { tide::square_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_bitwise_not_out", [](nb::object out, T self) { tide::bitwise_not_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_fmod_out", [](nb::object out, T self, T other) { tide::fmod_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_remainder_out", [](nb::object out, T self, T other) { tide::remainder_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_floor_divide_out", [](nb::object out, T self, T other) { tide::floor_divide_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_fmax_out", [](nb::object out, T self, T other) { tide::fmax_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_fmin_out", [](nb::object out, T self, T other) { tide::fmin_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_hypot_out", [](nb::object out, T self, T other) { tide::hypot_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_logaddexp_out", [](nb::object out, T self, T other) { tide::logaddexp_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_copysign_out", [](nb::object out, T self, T other) { tide::copysign_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_and_out", [](nb::object out, T self, T other) { tide::bitwise_and_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_or_out", [](nb::object out, T self, T other) { tide::bitwise_or_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_xor_out", [](nb::object out, T self, T other) { tide::bitwise_xor_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_left_shift_out", [](nb::object out, T self, T other) { tide::bitwise_left_shift_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_right_shift_out", [](nb::object out, T self, T other) { tide::bitwise_right_shift_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
   // @generated end function-bindings
 }
 

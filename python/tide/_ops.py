@@ -9,13 +9,18 @@ _TABLE_METHOD_FORMS = [
     "div", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "lerp", "cos",
     "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "expm1",
     "log2", "log10", "log1p", "rsqrt", "reciprocal", "erf", "erfc", "erfinv", "sign", "sgn",
-    "floor", "ceil", "round", "trunc", "frac", "square", "bitwise_not",
+    "floor", "ceil", "round", "trunc", "frac", "square", "bitwise_not", "fmod", "remainder",
+    "floor_divide", "fmax", "fmin", "hypot", "logaddexp", "copysign", "bitwise_and",
+    "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "logical_and",
+    "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "nan_to_num",
 ]
 _TABLE_OUT_FORMS = [
     "sin", "atan2", "lerp", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
     "acosh", "atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "reciprocal", "erf",
     "erfc", "erfinv", "sign", "sgn", "floor", "ceil", "round", "trunc", "frac", "square",
-    "bitwise_not",
+    "bitwise_not", "fmod", "remainder", "floor_divide", "fmax", "fmin", "hypot", "logaddexp",
+    "copysign", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+    "bitwise_right_shift",
 ]
 # @generated end method-forms
 

@@ -177,6 +177,78 @@ std::vector<Tensor> square_backward(const Tensor& grad, const Saved& s) {
   return grads(s.needs(0) ? Tensor(grad * self * 2) : Tensor());
 }
 
+std::vector<Tensor> fmod_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(grad) : Tensor(),
+               s.needs(1) ? Tensor(-grad * (self / other).trunc()) : Tensor());
+}
+
+std::vector<Tensor> fmod_Scalar_backward(const Tensor& grad, const Saved& s,
+                                         [[maybe_unused]] Scalar other) {
+  return grads(s.needs(0) ? Tensor(grad) : Tensor());
+}
+
+std::vector<Tensor> remainder_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(grad) : Tensor(),
+               s.needs(1) ? Tensor(-grad * (self / other).floor()) : Tensor());
+}
+
+std::vector<Tensor> remainder_Scalar_backward(const Tensor& grad, const Saved& s,
+                                              [[maybe_unused]] Scalar other) {
+  return grads(s.needs(0) ? Tensor(grad) : Tensor());
+}
+
+std::vector<Tensor> fmax_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::logical_or(tide::ge(self, other),
+               other.isnan()), grad, 0)) : Tensor(),
+               s.needs(1) ? Tensor(tide::where(tide::logical_or(tide::ge(self, other),
+               other.isnan()), 0, grad)) : Tensor());
+}
+
+std::vector<Tensor> fmin_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::logical_or(tide::le(self, other),
+               other.isnan()), grad, 0)) : Tensor(),
+               s.needs(1) ? Tensor(tide::where(tide::logical_or(tide::le(self, other),
+               other.isnan()), 0, grad)) : Tensor());
+}
+
+std::vector<Tensor> hypot_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  const Tensor result = s[2];
+  return grads(s.needs(0) ? Tensor(grad * self / result) : Tensor(),
+               s.needs(1) ? Tensor(grad * other / result) : Tensor());
+}
+
+std::vector<Tensor> logaddexp_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(grad / ((other - self).exp() + 1)) : Tensor(),
+               s.needs(1) ? Tensor(grad / ((self - other).exp() + 1)) : Tensor());
+}
+
+std::vector<Tensor> copysign_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor result = s[1];
+  return grads(s.needs(0) ? Tensor(grad * tide::where(tide::eq(self, 0), 0,
+               result / self)) : Tensor(), s.needs(1) ? Tensor(zeros_like(grad)) : Tensor());
+}
+
+std::vector<Tensor> copysign_Scalar_backward(const Tensor& grad, const Saved& s,
+                                             [[maybe_unused]] Scalar other) {
+  const Tensor self = s[0];
+  const Tensor result = s[1];
+  return grads(s.needs(0) ? Tensor(grad * tide::where(tide::eq(self, 0), 0,
+               result / self)) : Tensor());
+}
+
 }  // namespace
 
 Tensor sin(const Tensor& self) {
@@ -1002,6 +1074,241 @@ Tensor& square_(Tensor& self) {
   }
   untraced([&] { return &detail::square_(self); });
   rebase_history(self, node);
+  return self;
+}
+
+Tensor fmod(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::fmod(self, other); });
+  auto node = make_node("FmodBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return fmod_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& fmod_(Tensor& self, const Tensor& other) {
+  check_inplace(self, requires_grad(other), "Tensor::fmod_");
+  auto node = make_node("FmodBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return fmod_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(other);
+  }
+  untraced([&] { return &detail::fmod_(self, other); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor fmod(const Tensor& self, Scalar other) {
+  Tensor result = untraced([&] { return tide::fmod(self, other); });
+  auto node = make_node("FmodBackward1", {&self},
+                        [other](const Tensor& grad, const Saved& s) {
+                          return fmod_Scalar_backward(grad, s, other);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& fmod_(Tensor& self, Scalar other) {
+  check_inplace(self, false, "Tensor::fmod_");
+  auto node = make_node("FmodBackward1", {&self},
+                        [other](const Tensor& grad, const Saved& s) {
+                          return fmod_Scalar_backward(grad, s, other);
+                        });
+  untraced([&] { return &detail::fmod_(self, other); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor remainder(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::remainder(self, other); });
+  auto node = make_node("RemainderBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return remainder_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& remainder_(Tensor& self, const Tensor& other) {
+  check_inplace(self, requires_grad(other), "Tensor::remainder_");
+  auto node = make_node("RemainderBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return remainder_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(other);
+  }
+  untraced([&] { return &detail::remainder_(self, other); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor remainder(const Tensor& self, Scalar other) {
+  Tensor result = untraced([&] { return tide::remainder(self, other); });
+  auto node = make_node("RemainderBackward1", {&self},
+                        [other](const Tensor& grad, const Saved& s) {
+                          return remainder_Scalar_backward(grad, s, other);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& remainder_(Tensor& self, Scalar other) {
+  check_inplace(self, false, "Tensor::remainder_");
+  auto node = make_node("RemainderBackward1", {&self},
+                        [other](const Tensor& grad, const Saved& s) {
+                          return remainder_Scalar_backward(grad, s, other);
+                        });
+  untraced([&] { return &detail::remainder_(self, other); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor fmax(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::fmax(self, other); });
+  auto node = make_node("FmaxBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return fmax_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor fmin(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::fmin(self, other); });
+  auto node = make_node("FminBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return fmin_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor hypot(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::hypot(self, other); });
+  auto node = make_node("HypotBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return hypot_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& hypot_(Tensor& self, const Tensor& other) {
+  check_inplace(self, requires_grad(other), "Tensor::hypot_");
+  auto node = make_node("HypotBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return hypot_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(other);
+  }
+  untraced([&] { return &detail::hypot_(self, other); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor logaddexp(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::logaddexp(self, other); });
+  auto node = make_node("LogaddexpBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return logaddexp_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor copysign(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::copysign(self, other); });
+  auto node = make_node("CopysignBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return copysign_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& copysign_(Tensor& self, const Tensor& other) {
+  check_inplace(self, requires_grad(other), "Tensor::copysign_");
+  auto node = make_node("CopysignBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return copysign_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::copysign_(self, other); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor copysign(const Tensor& self, Scalar other) {
+  Tensor result = untraced([&] { return tide::copysign(self, other); });
+  auto node = make_node("CopysignBackward1", {&self},
+                        [other](const Tensor& grad, const Saved& s) {
+                          return copysign_Scalar_backward(grad, s, other);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& copysign_(Tensor& self, Scalar other) {
+  check_inplace(self, false, "Tensor::copysign_");
+  auto node = make_node("CopysignBackward1", {&self},
+                        [other](const Tensor& grad, const Saved& s) {
+                          return copysign_Scalar_backward(grad, s, other);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::copysign_(self, other); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
   return self;
 }
 

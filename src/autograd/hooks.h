@@ -151,6 +151,23 @@ Tensor frac(const Tensor& self);
 Tensor& frac_(Tensor& self);
 Tensor square(const Tensor& self);
 Tensor& square_(Tensor& self);
+Tensor fmod(const Tensor& self, const Tensor& other);
+Tensor& fmod_(Tensor& self, const Tensor& other);
+Tensor fmod(const Tensor& self, Scalar other);
+Tensor& fmod_(Tensor& self, Scalar other);
+Tensor remainder(const Tensor& self, const Tensor& other);
+Tensor& remainder_(Tensor& self, const Tensor& other);
+Tensor remainder(const Tensor& self, Scalar other);
+Tensor& remainder_(Tensor& self, Scalar other);
+Tensor fmax(const Tensor& self, const Tensor& other);
+Tensor fmin(const Tensor& self, const Tensor& other);
+Tensor hypot(const Tensor& self, const Tensor& other);
+Tensor& hypot_(Tensor& self, const Tensor& other);
+Tensor logaddexp(const Tensor& self, const Tensor& other);
+Tensor copysign(const Tensor& self, const Tensor& other);
+Tensor& copysign_(Tensor& self, const Tensor& other);
+Tensor copysign(const Tensor& self, Scalar other);
+Tensor& copysign_(Tensor& self, Scalar other);
 // @generated end traced-declarations elementwise
 // @generated begin traced-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype);

@@ -70,6 +70,44 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
     case BinaryOp::LerpScalar:
       if constexpr (is_float_type_v<T>) return f(LerpScalarOp<C>{alpha.to<C>()});
       break;
+    case BinaryOp::Fmod:
+      if constexpr (!std::is_same_v<T, bool>) return f(FmodOp<C>{});
+      break;
+    case BinaryOp::Remainder:
+      if constexpr (!std::is_same_v<T, bool>) return f(RemainderOp<C>{});
+      break;
+    case BinaryOp::FloorDivide:
+      if constexpr (!std::is_same_v<T, bool>) return f(FloorDivideOp<C>{});
+      break;
+    case BinaryOp::Fmax: return f(FmaxOp<C>{});
+    case BinaryOp::Fmin: return f(FminOp<C>{});
+    case BinaryOp::Hypot:
+      if constexpr (is_float_type_v<T>) return f(HypotOp<C>{});
+      break;
+    case BinaryOp::Logaddexp:
+      if constexpr (is_float_type_v<T>) return f(LogaddexpOp<C>{});
+      break;
+    case BinaryOp::Copysign:
+      if constexpr (is_float_type_v<T>) return f(CopysignOp<C>{});
+      break;
+    case BinaryOp::BitwiseAnd:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseAndOp<C>{});
+      break;
+    case BinaryOp::BitwiseOr:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseOrOp<C>{});
+      break;
+    case BinaryOp::BitwiseXor:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseXorOp<C>{});
+      break;
+    case BinaryOp::BitwiseLeftShift:
+      if constexpr (is_int_type_v<T>) return f(BitwiseLeftShiftOp<C>{});
+      break;
+    case BinaryOp::BitwiseRightShift:
+      if constexpr (is_int_type_v<T>) return f(BitwiseRightShiftOp<C>{});
+      break;
+    case BinaryOp::LogicalAnd: return f(LogicalAndOp<C>{});
+    case BinaryOp::LogicalOr: return f(LogicalOrOp<C>{});
+    case BinaryOp::LogicalXor: return f(LogicalXorOp<C>{});
     // @generated end binary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");

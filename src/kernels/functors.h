@@ -93,6 +93,120 @@ template <class T> struct LerpScalarOp {
   T weight;
   TIDE_HOST_DEVICE T operator()(T a, T b) const { return lerp(a, b, weight); }
 };
+/// fmod (C's, the sign of a) and remainder (Python's, the sign of b); an integer division by
+/// zero gives 0 instead of trapping (torch raises ZeroDivisionError on cpu).
+template <class T> struct FmodOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::fmod(a, b);
+    } else {
+      return b == T(0) ? T(0) : static_cast<T>(a % b);
+    }
+  }
+};
+template <class T> struct RemainderOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      T m = std::fmod(a, b);
+      if (m != T(0) && ((b < T(0)) != (m < T(0)))) m += b;
+      return m;
+    } else {
+      if (b == T(0)) return T(0);
+      T m = static_cast<T>(a % b);
+      if constexpr (std::is_signed_v<T>) {
+        if (m != 0 && ((m < 0) != (b < 0))) m = static_cast<T>(m + b);
+      }
+      return m;
+    }
+  }
+};
+/// floor(a / b), computed as torch does (fmod first, so exact quotients stay exact).
+template <class T> struct FloorDivideOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (b == T(0)) return a / b;
+      const T mod = std::fmod(a, b);
+      T div = (a - mod) / b;
+      if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+      if (div == T(0)) return std::copysign(T(0), a / b);
+      T floordiv = std::floor(div);
+      if (div - floordiv > T(0.5)) floordiv += T(1);
+      return floordiv;
+    } else {
+      if (b == T(0)) return T(0);
+      if constexpr (std::is_signed_v<T>) {
+        if ((a < 0) != (b < 0)) {
+          const T q = static_cast<T>(a / b);
+          return static_cast<T>(a % b != 0 ? q - 1 : q);
+        }
+      }
+      return static_cast<T>(a / b);
+    }
+  }
+};
+/// fmax/fmin ignore NaN (the other operand wins), unlike maximum/minimum.
+template <class T> struct FmaxOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    if (is_nan(a)) return b;
+    if (is_nan(b)) return a;
+    return a > b ? a : b;
+  }
+};
+template <class T> struct FminOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    if (is_nan(a)) return b;
+    if (is_nan(b)) return a;
+    return a < b ? a : b;
+  }
+};
+template <class T> struct HypotOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const { return std::hypot(a, b); }
+};
+template <class T> struct LogaddexpOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    if (a == b && (a == T(INFINITY) || a == T(-INFINITY))) return a;
+    const T m = a > b ? a : b;
+    const T d = a > b ? b - a : a - b;
+    return m + std::log1p(std::exp(d));
+  }
+};
+template <class T> struct CopysignOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const { return std::copysign(a, b); }
+};
+template <class T> struct BitwiseAndOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a & b); }
+};
+template <class T> struct BitwiseOrOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a | b); }
+};
+template <class T> struct BitwiseXorOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
+};
+/// Shifts by a negative amount or by the width or more: 0 (left), the sign (right), as torch.
+template <class T> struct BitwiseLeftShiftOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    using U = std::make_unsigned_t<T>;
+    constexpr T kBits = static_cast<T>(sizeof(T) * 8);
+    if ((std::is_signed_v<T> && b < T(0)) || b >= kBits) return T(0);
+    return static_cast<T>(static_cast<U>(a) << b);
+  }
+};
+template <class T> struct BitwiseRightShiftOp {
+  TIDE_HOST_DEVICE T operator()(T a, T b) const {
+    constexpr T kBits = static_cast<T>(sizeof(T) * 8);
+    if ((std::is_signed_v<T> && b < T(0)) || b >= kBits) return static_cast<T>(a >> (kBits - 1));
+    return static_cast<T>(a >> b);
+  }
+};
+template <class T> struct LogicalAndOp {
+  TIDE_HOST_DEVICE bool operator()(T a, T b) const { return a != T(0) && b != T(0); }
+};
+template <class T> struct LogicalOrOp {
+  TIDE_HOST_DEVICE bool operator()(T a, T b) const { return a != T(0) || b != T(0); }
+};
+template <class T> struct LogicalXorOp {
+  TIDE_HOST_DEVICE bool operator()(T a, T b) const { return (a != T(0)) != (b != T(0)); }
+};
 template <class T> struct Atan2Op {
   TIDE_HOST_DEVICE T operator()(T a, T b) const { return std::atan2(a, b); }
 };

@@ -58,6 +58,25 @@ Tensor& trunc_(Tensor& self);
 Tensor& frac_(Tensor& self);
 Tensor& square_(Tensor& self);
 Tensor& bitwise_not_(Tensor& self);
+Tensor& fmod_(Tensor& self, const Tensor& other);
+Tensor& fmod_(Tensor& self, Scalar other);
+Tensor& remainder_(Tensor& self, const Tensor& other);
+Tensor& remainder_(Tensor& self, Scalar other);
+Tensor& floor_divide_(Tensor& self, const Tensor& other);
+Tensor& floor_divide_(Tensor& self, Scalar other);
+Tensor& hypot_(Tensor& self, const Tensor& other);
+Tensor& copysign_(Tensor& self, const Tensor& other);
+Tensor& copysign_(Tensor& self, Scalar other);
+Tensor& bitwise_and_(Tensor& self, const Tensor& other);
+Tensor& bitwise_and_(Tensor& self, Scalar other);
+Tensor& bitwise_or_(Tensor& self, const Tensor& other);
+Tensor& bitwise_or_(Tensor& self, Scalar other);
+Tensor& bitwise_xor_(Tensor& self, const Tensor& other);
+Tensor& bitwise_xor_(Tensor& self, Scalar other);
+Tensor& bitwise_left_shift_(Tensor& self, const Tensor& other);
+Tensor& bitwise_left_shift_(Tensor& self, Scalar other);
+Tensor& bitwise_right_shift_(Tensor& self, const Tensor& other);
+Tensor& bitwise_right_shift_(Tensor& self, Scalar other);
 // @generated end detail-declarations
 
 /// Where an elementwise plan's result goes: a new tensor, self (in place) or a caller's out.

@@ -782,6 +782,250 @@ Tensor& bitwise_not_out(Tensor& out, const Tensor& self) {
                             nullptr);
 }
 
+Tensor fmod(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmod(self, other);
+  }
+  return detail::binary(BinaryOp::Fmod, self, other, 1, "fmod");
+}
+
+Tensor& fmod_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("fmod_out");
+  }
+  return detail::binary_out(BinaryOp::Fmod, out, self, other, 1, "fmod_out");
+}
+
+Tensor fmod(const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::fmod(self, other);
+  }
+  return detail::binary(BinaryOp::Fmod, self, other, 1, "fmod");
+}
+
+Tensor remainder(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::remainder(self, other);
+  }
+  return detail::binary(BinaryOp::Remainder, self, other, 1, "remainder");
+}
+
+Tensor& remainder_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("remainder_out");
+  }
+  return detail::binary_out(BinaryOp::Remainder, out, self, other, 1, "remainder_out");
+}
+
+Tensor remainder(const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::remainder(self, other);
+  }
+  return detail::binary(BinaryOp::Remainder, self, other, 1, "remainder");
+}
+
+Tensor floor_divide(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::FloorDivide, self, other, 1, "floor_divide");
+}
+
+Tensor& floor_divide_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("floor_divide_out");
+  }
+  return detail::binary_out(BinaryOp::FloorDivide, out, self, other, 1, "floor_divide_out");
+}
+
+Tensor floor_divide(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::FloorDivide, self, other, 1, "floor_divide");
+}
+
+Tensor fmax(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmax(self, other);
+  }
+  return detail::binary(BinaryOp::Fmax, self, other, 1, "fmax");
+}
+
+Tensor& fmax_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("fmax_out");
+  }
+  return detail::binary_out(BinaryOp::Fmax, out, self, other, 1, "fmax_out");
+}
+
+Tensor fmin(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmin(self, other);
+  }
+  return detail::binary(BinaryOp::Fmin, self, other, 1, "fmin");
+}
+
+Tensor& fmin_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("fmin_out");
+  }
+  return detail::binary_out(BinaryOp::Fmin, out, self, other, 1, "fmin_out");
+}
+
+Tensor hypot(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::hypot(self, other);
+  }
+  return detail::binary(BinaryOp::Hypot, self, other, 1, "hypot");
+}
+
+Tensor& hypot_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("hypot_out");
+  }
+  return detail::binary_out(BinaryOp::Hypot, out, self, other, 1, "hypot_out");
+}
+
+Tensor logaddexp(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::logaddexp(self, other);
+  }
+  return detail::binary(BinaryOp::Logaddexp, self, other, 1, "logaddexp");
+}
+
+Tensor& logaddexp_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("logaddexp_out");
+  }
+  return detail::binary_out(BinaryOp::Logaddexp, out, self, other, 1, "logaddexp_out");
+}
+
+Tensor copysign(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::copysign(self, other);
+  }
+  return detail::binary(BinaryOp::Copysign, self, other, 1, "copysign");
+}
+
+Tensor& copysign_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("copysign_out");
+  }
+  return detail::binary_out(BinaryOp::Copysign, out, self, other, 1, "copysign_out");
+}
+
+Tensor copysign(const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::copysign(self, other);
+  }
+  return detail::binary(BinaryOp::Copysign, self, other, 1, "copysign");
+}
+
+Tensor bitwise_and(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseAnd, self, other, 1, "bitwise_and");
+}
+
+Tensor& bitwise_and_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_and_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseAnd, out, self, other, 1, "bitwise_and_out");
+}
+
+Tensor bitwise_and(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseAnd, self, other, 1, "bitwise_and");
+}
+
+Tensor bitwise_or(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseOr, self, other, 1, "bitwise_or");
+}
+
+Tensor& bitwise_or_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_or_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseOr, out, self, other, 1, "bitwise_or_out");
+}
+
+Tensor bitwise_or(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseOr, self, other, 1, "bitwise_or");
+}
+
+Tensor bitwise_xor(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseXor, self, other, 1, "bitwise_xor");
+}
+
+Tensor& bitwise_xor_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_xor_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseXor, out, self, other, 1, "bitwise_xor_out");
+}
+
+Tensor bitwise_xor(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseXor, self, other, 1, "bitwise_xor");
+}
+
+Tensor bitwise_left_shift(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseLeftShift, self, other, 1, "bitwise_left_shift");
+}
+
+Tensor& bitwise_left_shift_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_left_shift_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseLeftShift, out, self, other, 1,
+                            "bitwise_left_shift_out");
+}
+
+Tensor bitwise_left_shift(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseLeftShift, self, other, 1, "bitwise_left_shift");
+}
+
+Tensor bitwise_right_shift(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseRightShift, self, other, 1, "bitwise_right_shift");
+}
+
+Tensor& bitwise_right_shift_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_right_shift_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseRightShift, out, self, other, 1,
+                            "bitwise_right_shift_out");
+}
+
+Tensor bitwise_right_shift(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseRightShift, self, other, 1, "bitwise_right_shift");
+}
+
+Tensor logical_and(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::LogicalAnd, self, other, 1, "logical_and");
+}
+
+Tensor logical_or(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::LogicalOr, self, other, 1, "logical_or");
+}
+
+Tensor logical_xor(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::LogicalXor, self, other, 1, "logical_xor");
+}
+
+Tensor logical_not(const Tensor& self) {
+  return detail::plain_logical_not(self);
+}
+
+Tensor isnan(const Tensor& self) {
+  return detail::plain_isnan(self);
+}
+
+Tensor isinf(const Tensor& self) {
+  return detail::plain_isinf(self);
+}
+
+Tensor isfinite(const Tensor& self) {
+  return detail::plain_isfinite(self);
+}
+
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                  std::optional<double> neginf) {
+  return detail::plain_nan_to_num(self, nan, posinf, neginf);
+}
+
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sum(self, dtype);
@@ -1250,6 +1494,107 @@ Tensor& square_(Tensor& self) {
 Tensor& bitwise_not_(Tensor& self) {
   return detail::unary_inplace(UnaryOp::BitwiseNot, self, false, "Tensor::bitwise_not_",
                             nullptr);
+}
+
+Tensor& fmod_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmod_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Fmod, self, other, 1, "Tensor::fmod_");
+}
+
+Tensor& fmod_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::fmod_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Fmod, self, other, 1, "Tensor::fmod_");
+}
+
+Tensor& remainder_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::remainder_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Remainder, self, other, 1, "Tensor::remainder_");
+}
+
+Tensor& remainder_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::remainder_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Remainder, self, other, 1, "Tensor::remainder_");
+}
+
+Tensor& floor_divide_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::FloorDivide, self, other, 1, "Tensor::floor_divide_");
+}
+
+Tensor& floor_divide_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::FloorDivide, self, other, 1, "Tensor::floor_divide_");
+}
+
+Tensor& hypot_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::hypot_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Hypot, self, other, 1, "Tensor::hypot_");
+}
+
+Tensor& copysign_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::copysign_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Copysign, self, other, 1, "Tensor::copysign_");
+}
+
+Tensor& copysign_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::copysign_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Copysign, self, other, 1, "Tensor::copysign_");
+}
+
+Tensor& bitwise_and_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseAnd, self, other, 1, "Tensor::bitwise_and_");
+}
+
+Tensor& bitwise_and_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseAnd, self, other, 1, "Tensor::bitwise_and_");
+}
+
+Tensor& bitwise_or_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseOr, self, other, 1, "Tensor::bitwise_or_");
+}
+
+Tensor& bitwise_or_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseOr, self, other, 1, "Tensor::bitwise_or_");
+}
+
+Tensor& bitwise_xor_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseXor, self, other, 1, "Tensor::bitwise_xor_");
+}
+
+Tensor& bitwise_xor_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseXor, self, other, 1, "Tensor::bitwise_xor_");
+}
+
+Tensor& bitwise_left_shift_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseLeftShift, self, other, 1,
+                                "Tensor::bitwise_left_shift_");
+}
+
+Tensor& bitwise_left_shift_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseLeftShift, self, other, 1,
+                                "Tensor::bitwise_left_shift_");
+}
+
+Tensor& bitwise_right_shift_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseRightShift, self, other, 1,
+                                "Tensor::bitwise_right_shift_");
+}
+
+Tensor& bitwise_right_shift_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseRightShift, self, other, 1,
+                                "Tensor::bitwise_right_shift_");
 }
 
 }  // namespace detail

@@ -335,6 +335,154 @@ Tensor Tensor::bitwise_not() const {
 Tensor& Tensor::bitwise_not_() {
   return detail::bitwise_not_(*this);
 }
+Tensor Tensor::fmod(const Tensor& other) const {
+  return tide::fmod(*this, other);
+}
+Tensor& Tensor::fmod_(const Tensor& other) {
+  return detail::fmod_(*this, other);
+}
+Tensor Tensor::fmod(Scalar other) const {
+  return tide::fmod(*this, other);
+}
+Tensor& Tensor::fmod_(Scalar other) {
+  return detail::fmod_(*this, other);
+}
+Tensor Tensor::remainder(const Tensor& other) const {
+  return tide::remainder(*this, other);
+}
+Tensor& Tensor::remainder_(const Tensor& other) {
+  return detail::remainder_(*this, other);
+}
+Tensor Tensor::remainder(Scalar other) const {
+  return tide::remainder(*this, other);
+}
+Tensor& Tensor::remainder_(Scalar other) {
+  return detail::remainder_(*this, other);
+}
+Tensor Tensor::floor_divide(const Tensor& other) const {
+  return tide::floor_divide(*this, other);
+}
+Tensor& Tensor::floor_divide_(const Tensor& other) {
+  return detail::floor_divide_(*this, other);
+}
+Tensor Tensor::floor_divide(Scalar other) const {
+  return tide::floor_divide(*this, other);
+}
+Tensor& Tensor::floor_divide_(Scalar other) {
+  return detail::floor_divide_(*this, other);
+}
+Tensor Tensor::fmax(const Tensor& other) const {
+  return tide::fmax(*this, other);
+}
+Tensor Tensor::fmin(const Tensor& other) const {
+  return tide::fmin(*this, other);
+}
+Tensor Tensor::hypot(const Tensor& other) const {
+  return tide::hypot(*this, other);
+}
+Tensor& Tensor::hypot_(const Tensor& other) {
+  return detail::hypot_(*this, other);
+}
+Tensor Tensor::logaddexp(const Tensor& other) const {
+  return tide::logaddexp(*this, other);
+}
+Tensor Tensor::copysign(const Tensor& other) const {
+  return tide::copysign(*this, other);
+}
+Tensor& Tensor::copysign_(const Tensor& other) {
+  return detail::copysign_(*this, other);
+}
+Tensor Tensor::copysign(Scalar other) const {
+  return tide::copysign(*this, other);
+}
+Tensor& Tensor::copysign_(Scalar other) {
+  return detail::copysign_(*this, other);
+}
+Tensor Tensor::bitwise_and(const Tensor& other) const {
+  return tide::bitwise_and(*this, other);
+}
+Tensor& Tensor::bitwise_and_(const Tensor& other) {
+  return detail::bitwise_and_(*this, other);
+}
+Tensor Tensor::bitwise_and(Scalar other) const {
+  return tide::bitwise_and(*this, other);
+}
+Tensor& Tensor::bitwise_and_(Scalar other) {
+  return detail::bitwise_and_(*this, other);
+}
+Tensor Tensor::bitwise_or(const Tensor& other) const {
+  return tide::bitwise_or(*this, other);
+}
+Tensor& Tensor::bitwise_or_(const Tensor& other) {
+  return detail::bitwise_or_(*this, other);
+}
+Tensor Tensor::bitwise_or(Scalar other) const {
+  return tide::bitwise_or(*this, other);
+}
+Tensor& Tensor::bitwise_or_(Scalar other) {
+  return detail::bitwise_or_(*this, other);
+}
+Tensor Tensor::bitwise_xor(const Tensor& other) const {
+  return tide::bitwise_xor(*this, other);
+}
+Tensor& Tensor::bitwise_xor_(const Tensor& other) {
+  return detail::bitwise_xor_(*this, other);
+}
+Tensor Tensor::bitwise_xor(Scalar other) const {
+  return tide::bitwise_xor(*this, other);
+}
+Tensor& Tensor::bitwise_xor_(Scalar other) {
+  return detail::bitwise_xor_(*this, other);
+}
+Tensor Tensor::bitwise_left_shift(const Tensor& other) const {
+  return tide::bitwise_left_shift(*this, other);
+}
+Tensor& Tensor::bitwise_left_shift_(const Tensor& other) {
+  return detail::bitwise_left_shift_(*this, other);
+}
+Tensor Tensor::bitwise_left_shift(Scalar other) const {
+  return tide::bitwise_left_shift(*this, other);
+}
+Tensor& Tensor::bitwise_left_shift_(Scalar other) {
+  return detail::bitwise_left_shift_(*this, other);
+}
+Tensor Tensor::bitwise_right_shift(const Tensor& other) const {
+  return tide::bitwise_right_shift(*this, other);
+}
+Tensor& Tensor::bitwise_right_shift_(const Tensor& other) {
+  return detail::bitwise_right_shift_(*this, other);
+}
+Tensor Tensor::bitwise_right_shift(Scalar other) const {
+  return tide::bitwise_right_shift(*this, other);
+}
+Tensor& Tensor::bitwise_right_shift_(Scalar other) {
+  return detail::bitwise_right_shift_(*this, other);
+}
+Tensor Tensor::logical_and(const Tensor& other) const {
+  return tide::logical_and(*this, other);
+}
+Tensor Tensor::logical_or(const Tensor& other) const {
+  return tide::logical_or(*this, other);
+}
+Tensor Tensor::logical_xor(const Tensor& other) const {
+  return tide::logical_xor(*this, other);
+}
+Tensor Tensor::logical_not() const {
+  return tide::logical_not(*this);
+}
+Tensor Tensor::isnan() const {
+  return tide::isnan(*this);
+}
+Tensor Tensor::isinf() const {
+  return tide::isinf(*this);
+}
+Tensor Tensor::isfinite() const {
+  return tide::isfinite(*this);
+}
+Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf) const {
+  return tide::nan_to_num(*this, nan, posinf, neginf);
+}
 Tensor Tensor::sum(std::optional<Dtype> dtype) const {
   return tide::sum(*this, dtype);
 }

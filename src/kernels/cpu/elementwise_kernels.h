@@ -16,7 +16,9 @@ namespace tide::kernels {
 // The kernels of the op table's `plan: binary`, `plan: unary_*` and `plan: pointwise` ops.
 // @generated begin kernel-enums (scripts/gen_ops.py from src/ops/ops.yaml)
 enum class BinaryOp : int8_t {
-  Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, Eq, Ne, Lt, Le, Gt, Ge,
+  Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, Fmod, Remainder, FloorDivide, Fmax,
+  Fmin, Hypot, Logaddexp, Copysign, BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseLeftShift,
+  BitwiseRightShift, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
 };
 enum class UnaryOp : int8_t {
   Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh,
@@ -25,7 +27,8 @@ enum class UnaryOp : int8_t {
 };
 enum class TernaryOp : int8_t { Lerp };
 /// `result: float`: integer and bool operands compute in the default dtype (true division).
-inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div || op == BinaryOp::Atan2; }
+inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div || op == BinaryOp::Atan2 ||
+      op == BinaryOp::Copysign; }
 /// Whether the kernel has a functor for dtype d (its entries' `dtypes`): the plans refuse
 /// the others with torch's "not implemented for 'Long'" before any kernel runs.
 inline bool accepts(UnaryOp op, Dtype d) {
@@ -74,9 +77,23 @@ inline bool accepts(UnaryOp op, Dtype d) {
 }
 inline bool accepts(BinaryOp op, Dtype d) {
   switch (op) {
+    case BinaryOp::Fmod:
+    case BinaryOp::Remainder:
+    case BinaryOp::FloorDivide:
+      return d != kBool;
     case BinaryOp::Atan2:
     case BinaryOp::LerpScalar:
+    case BinaryOp::Hypot:
+    case BinaryOp::Logaddexp:
+    case BinaryOp::Copysign:
       return is_floating_point(d);
+    case BinaryOp::BitwiseAnd:
+    case BinaryOp::BitwiseOr:
+    case BinaryOp::BitwiseXor:
+      return is_integral(d, /*include_bool=*/true);
+    case BinaryOp::BitwiseLeftShift:
+    case BinaryOp::BitwiseRightShift:
+      return is_integral(d, /*include_bool=*/false);
     default:
       return true;
   }
