@@ -171,6 +171,18 @@ Tensor isfinite(const Tensor& self);
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan = std::nullopt,
                   std::optional<double> posinf = std::nullopt,
                   std::optional<double> neginf = std::nullopt);
+Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max);
+Tensor& clamp_out(Tensor& out, const Tensor& self, const Tensor& min, const Tensor& max);
+Tensor clamp_min(const Tensor& self, const Tensor& min);
+Tensor& clamp_min_out(Tensor& out, const Tensor& self, const Tensor& min);
+Tensor clamp_max(const Tensor& self, const Tensor& max);
+Tensor& clamp_max_out(Tensor& out, const Tensor& self, const Tensor& max);
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    Scalar value = 1);
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    Scalar value = 1);
 // @generated end function-declarations elementwise
 
 // reductions

@@ -374,6 +374,16 @@ class Tensor {
   Tensor nan_to_num(std::optional<double> nan = std::nullopt,
                     std::optional<double> posinf = std::nullopt,
                     std::optional<double> neginf = std::nullopt) const;
+  Tensor clamp(const Tensor& min, const Tensor& max) const;
+  Tensor& clamp_(const Tensor& min, const Tensor& max);
+  Tensor clamp_min(const Tensor& min) const;
+  Tensor& clamp_min_(const Tensor& min);
+  Tensor clamp_max(const Tensor& max) const;
+  Tensor& clamp_max_(const Tensor& max);
+  Tensor addcmul(const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1) const;
+  Tensor& addcmul_(const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+  Tensor addcdiv(const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1) const;
+  Tensor& addcdiv_(const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
   // @generated end method-declarations elementwise
 
   // ---- reductions

@@ -328,6 +328,14 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("isinf", [](T self) { return self.isinf(); })
       .def("isfinite", [](T self) { return self.isfinite(); })
       .def("nan_to_num", [](T self, std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) { return self.nan_to_num(nan, posinf, neginf); }, nb::arg("nan").none() = nb::none(), nb::arg("posinf").none() = nb::none(), nb::arg("neginf").none() = nb::none())
+      .def("clamp_min", [](T self, T min) { return self.clamp_min(min); }, nb::arg("min"))
+      .def("clamp_min_", [](nb::object self, T min) { nb::cast<Tensor&>(self).clamp_min_(min); return self; }, nb::arg("min"))
+      .def("clamp_max", [](T self, T max) { return self.clamp_max(max); }, nb::arg("max"))
+      .def("clamp_max_", [](nb::object self, T max) { nb::cast<Tensor&>(self).clamp_max_(max); return self; }, nb::arg("max"))
+      .def("addcmul", [](T self, T tensor1, T tensor2, Scalar value) { return self.addcmul(tensor1, tensor2, value); }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
+      .def("addcmul_", [](nb::object self, T tensor1, T tensor2, Scalar value) { nb::cast<Tensor&>(self).addcmul_(tensor1, tensor2, value); return self; }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
+      .def("addcdiv", [](T self, T tensor1, T tensor2, Scalar value) { return self.addcdiv(tensor1, tensor2, value); }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
+      .def("addcdiv_", [](nb::object self, T tensor1, T tensor2, Scalar value) { nb::cast<Tensor&>(self).addcdiv_(tensor1, tensor2, value); return self; }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
       // @generated end method-bindings
       .def("add_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -444,6 +452,10 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("_bitwise_xor_out", [](nb::object out, T self, T other) { tide::bitwise_xor_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
   m.def("_bitwise_left_shift_out", [](nb::object out, T self, T other) { tide::bitwise_left_shift_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
   m.def("_bitwise_right_shift_out", [](nb::object out, T self, T other) { tide::bitwise_right_shift_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_clamp_min_out", [](nb::object out, T self, T min) { tide::clamp_min_out(nb::cast<Tensor&>(out), self, min); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("min"));
+  m.def("_clamp_max_out", [](nb::object out, T self, T max) { tide::clamp_max_out(nb::cast<Tensor&>(out), self, max); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("max"));
+  m.def("_addcmul_out", [](nb::object out, T self, T tensor1, T tensor2, Scalar value) { tide::addcmul_out(nb::cast<Tensor&>(out), self, tensor1, tensor2, value); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+  m.def("_addcdiv_out", [](nb::object out, T self, T tensor1, T tensor2, Scalar value) { tide::addcdiv_out(nb::cast<Tensor&>(out), self, tensor1, tensor2, value); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
   // @generated end function-bindings
 }
 

@@ -13,6 +13,7 @@ _TABLE_METHOD_FORMS = [
     "floor_divide", "fmax", "fmin", "hypot", "logaddexp", "copysign", "bitwise_and",
     "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "logical_and",
     "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "nan_to_num",
+    "clamp_min", "clamp_max", "addcmul", "addcdiv",
 ]
 _TABLE_OUT_FORMS = [
     "sin", "atan2", "lerp", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
@@ -20,7 +21,7 @@ _TABLE_OUT_FORMS = [
     "erfc", "erfinv", "sign", "sgn", "floor", "ceil", "round", "trunc", "frac", "square",
     "bitwise_not", "fmod", "remainder", "floor_divide", "fmax", "fmin", "hypot", "logaddexp",
     "copysign", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-    "bitwise_right_shift",
+    "bitwise_right_shift", "clamp_min", "clamp_max", "addcmul", "addcdiv",
 ]
 # @generated end method-forms
 

@@ -249,6 +249,48 @@ std::vector<Tensor> copysign_Scalar_backward(const Tensor& grad, const Saved& s,
                result / self)) : Tensor());
 }
 
+std::vector<Tensor> clamp_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor min = s[1];
+  const Tensor max = s[2];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::logical_and(tide::ge(self, min), tide::le(self,
+               max)), grad, 0)) : Tensor(),
+               s.needs(1) ? Tensor(tide::where(tide::logical_and(tide::lt(self, min), tide::lt(min,
+               max)), grad, 0)) : Tensor(),
+               s.needs(2) ? Tensor(tide::where(tide::logical_or(tide::gt(self, max), tide::ge(min,
+               max)), grad, 0)) : Tensor());
+}
+
+std::vector<Tensor> clamp_min_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor min = s[1];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::ge(self, min), grad, 0)) : Tensor(),
+               s.needs(1) ? Tensor(tide::where(tide::lt(self, min), grad, 0)) : Tensor());
+}
+
+std::vector<Tensor> clamp_max_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor max = s[1];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::le(self, max), grad, 0)) : Tensor(),
+               s.needs(1) ? Tensor(tide::where(tide::gt(self, max), grad, 0)) : Tensor());
+}
+
+std::vector<Tensor> addcmul_backward(const Tensor& grad, const Saved& s, Scalar value) {
+  const Tensor tensor1 = s[0];
+  const Tensor tensor2 = s[1];
+  return grads(s.needs(0) ? Tensor(grad) : Tensor(),
+               s.needs(1) ? Tensor(grad * tensor2 * value) : Tensor(),
+               s.needs(2) ? Tensor(grad * tensor1 * value) : Tensor());
+}
+
+std::vector<Tensor> addcdiv_backward(const Tensor& grad, const Saved& s, Scalar value) {
+  const Tensor tensor1 = s[0];
+  const Tensor tensor2 = s[1];
+  return grads(s.needs(0) ? Tensor(grad) : Tensor(),
+               s.needs(1) ? Tensor(grad * value / tensor2) : Tensor(),
+               s.needs(2) ? Tensor(-grad * value * tensor1 / (tensor2 * tensor2)) : Tensor());
+}
+
 }  // namespace
 
 Tensor sin(const Tensor& self) {
@@ -1309,6 +1351,153 @@ Tensor& copysign_(Tensor& self, Scalar other) {
   untraced([&] { return &detail::copysign_(self, other); });
   rebase_history(self, node);
   if (node) node->save_output(self);
+  return self;
+}
+
+Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
+  Tensor result = untraced([&] { return tide::clamp(self, min, max); });
+  auto node = make_node("ClampBackward0", {&self, &min, &max},
+                        [](const Tensor& grad, const Saved& s) {
+                          return clamp_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(min);
+    node->save(max);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max) {
+  check_inplace(self, requires_grad(min) || requires_grad(max), "Tensor::clamp_");
+  auto node = make_node("ClampBackward0", {&self, &min, &max},
+                        [](const Tensor& grad, const Saved& s) {
+                          return clamp_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(min);
+    node->save(max);
+  }
+  untraced([&] { return &detail::clamp_(self, min, max); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor clamp_min(const Tensor& self, const Tensor& min) {
+  Tensor result = untraced([&] { return tide::clamp_min(self, min); });
+  auto node = make_node("ClampMinBackward0", {&self, &min},
+                        [](const Tensor& grad, const Saved& s) {
+                          return clamp_min_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(min);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& clamp_min_(Tensor& self, const Tensor& min) {
+  check_inplace(self, requires_grad(min), "Tensor::clamp_min_");
+  auto node = make_node("ClampMinBackward0", {&self, &min},
+                        [](const Tensor& grad, const Saved& s) {
+                          return clamp_min_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(min);
+  }
+  untraced([&] { return &detail::clamp_min_(self, min); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor clamp_max(const Tensor& self, const Tensor& max) {
+  Tensor result = untraced([&] { return tide::clamp_max(self, max); });
+  auto node = make_node("ClampMaxBackward0", {&self, &max},
+                        [](const Tensor& grad, const Saved& s) {
+                          return clamp_max_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(max);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& clamp_max_(Tensor& self, const Tensor& max) {
+  check_inplace(self, requires_grad(max), "Tensor::clamp_max_");
+  auto node = make_node("ClampMaxBackward0", {&self, &max},
+                        [](const Tensor& grad, const Saved& s) {
+                          return clamp_max_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(max);
+  }
+  untraced([&] { return &detail::clamp_max_(self, max); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  Tensor result = untraced([&] { return tide::addcmul(self, tensor1, tensor2, value); });
+  auto node = make_node("AddcmulBackward0", {&self, &tensor1, &tensor2},
+                        [value](const Tensor& grad, const Saved& s) {
+                          return addcmul_backward(grad, s, value);
+                        });
+  if (node) {
+    node->save(tensor1);
+    node->save(tensor2);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  check_inplace(self, requires_grad(tensor1) || requires_grad(tensor2), "Tensor::addcmul_");
+  auto node = make_node("AddcmulBackward0", {&self, &tensor1, &tensor2},
+                        [value](const Tensor& grad, const Saved& s) {
+                          return addcmul_backward(grad, s, value);
+                        });
+  if (node) {
+    node->save(tensor1);
+    node->save(tensor2);
+  }
+  untraced([&] { return &detail::addcmul_(self, tensor1, tensor2, value); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  Tensor result = untraced([&] { return tide::addcdiv(self, tensor1, tensor2, value); });
+  auto node = make_node("AddcdivBackward0", {&self, &tensor1, &tensor2},
+                        [value](const Tensor& grad, const Saved& s) {
+                          return addcdiv_backward(grad, s, value);
+                        });
+  if (node) {
+    node->save(tensor1);
+    node->save(tensor2);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  check_inplace(self, requires_grad(tensor1) || requires_grad(tensor2), "Tensor::addcdiv_");
+  auto node = make_node("AddcdivBackward0", {&self, &tensor1, &tensor2},
+                        [value](const Tensor& grad, const Saved& s) {
+                          return addcdiv_backward(grad, s, value);
+                        });
+  if (node) {
+    node->save(tensor1);
+    node->save(tensor2);
+  }
+  untraced([&] { return &detail::addcdiv_(self, tensor1, tensor2, value); });
+  rebase_history(self, node);
   return self;
 }
 

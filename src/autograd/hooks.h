@@ -168,6 +168,16 @@ Tensor copysign(const Tensor& self, const Tensor& other);
 Tensor& copysign_(Tensor& self, const Tensor& other);
 Tensor copysign(const Tensor& self, Scalar other);
 Tensor& copysign_(Tensor& self, Scalar other);
+Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max);
+Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max);
+Tensor clamp_min(const Tensor& self, const Tensor& min);
+Tensor& clamp_min_(Tensor& self, const Tensor& min);
+Tensor clamp_max(const Tensor& self, const Tensor& max);
+Tensor& clamp_max_(Tensor& self, const Tensor& max);
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value);
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value);
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value);
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value);
 // @generated end traced-declarations elementwise
 // @generated begin traced-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype);

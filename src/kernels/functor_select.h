@@ -108,6 +108,8 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
     case BinaryOp::LogicalAnd: return f(LogicalAndOp<C>{});
     case BinaryOp::LogicalOr: return f(LogicalOrOp<C>{});
     case BinaryOp::LogicalXor: return f(LogicalXorOp<C>{});
+    case BinaryOp::ClampMin: return f(ClampMinOp<C>{});
+    case BinaryOp::ClampMax: return f(ClampMaxOp<C>{});
     // @generated end binary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");
@@ -261,6 +263,13 @@ void with_ternary_functor(TernaryOp op, [[maybe_unused]] const Scalar& param,
     // @generated begin ternary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
     case TernaryOp::Lerp:
       if constexpr (is_float_type_v<T>) return f(LerpOp<C>{});
+      break;
+    case TernaryOp::ClampTensor: return f(ClampTensorOp<C>{});
+    case TernaryOp::Addcmul:
+      if constexpr (!std::is_same_v<T, bool>) return f(AddcmulOp<C>{param.to<C>()});
+      break;
+    case TernaryOp::Addcdiv:
+      if constexpr (is_float_type_v<T>) return f(AddcdivOp<C>{param.to<C>()});
       break;
     // @generated end ternary-functors
   }

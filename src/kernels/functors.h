@@ -207,6 +207,39 @@ template <class T> struct LogicalOrOp {
 template <class T> struct LogicalXorOp {
   TIDE_HOST_DEVICE bool operator()(T a, T b) const { return (a != T(0)) != (b != T(0)); }
 };
+/// clamp with tensor bounds, and its one-sided forms: NaN in any operand gives NaN (torch).
+template <class T> struct ClampTensorOp {
+  TIDE_HOST_DEVICE T operator()(T v, T lo, T hi) const {
+    if (is_nan(v)) return v;
+    if (is_nan(lo)) return lo;
+    if (is_nan(hi)) return hi;
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+  }
+};
+template <class T> struct ClampMinOp {
+  TIDE_HOST_DEVICE T operator()(T v, T lo) const {
+    if (is_nan(v)) return v;
+    if (is_nan(lo)) return lo;
+    return v < lo ? lo : v;
+  }
+};
+template <class T> struct ClampMaxOp {
+  TIDE_HOST_DEVICE T operator()(T v, T hi) const {
+    if (is_nan(v)) return v;
+    if (is_nan(hi)) return hi;
+    return v > hi ? hi : v;
+  }
+};
+/// addcmul and addcdiv: self + value * t1 * t2 and self + value * t1 / t2, in torch's order.
+template <class T> struct AddcmulOp {
+  T value;
+  TIDE_HOST_DEVICE T operator()(T a, T b, T c) const { return static_cast<T>(a + value * b * c); }
+};
+template <class T> struct AddcdivOp {
+  T value;
+  TIDE_HOST_DEVICE T operator()(T a, T b, T c) const { return a + value * b / c; }
+};
 template <class T> struct Atan2Op {
   TIDE_HOST_DEVICE T operator()(T a, T b) const { return std::atan2(a, b); }
 };

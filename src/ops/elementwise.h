@@ -77,6 +77,11 @@ Tensor& bitwise_left_shift_(Tensor& self, const Tensor& other);
 Tensor& bitwise_left_shift_(Tensor& self, Scalar other);
 Tensor& bitwise_right_shift_(Tensor& self, const Tensor& other);
 Tensor& bitwise_right_shift_(Tensor& self, Scalar other);
+Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max);
+Tensor& clamp_min_(Tensor& self, const Tensor& min);
+Tensor& clamp_max_(Tensor& self, const Tensor& max);
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
 // @generated end detail-declarations
 
 /// Where an elementwise plan's result goes: a new tensor, self (in place) or a caller's out.

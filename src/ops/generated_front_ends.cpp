@@ -1026,6 +1026,88 @@ Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<d
   return detail::plain_nan_to_num(self, nan, posinf, neginf);
 }
 
+Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min, max))) {
+    return autograd::traced::clamp(self, min, max);
+  }
+  return detail::pointwise(TernaryOp::ClampTensor, {&self, &min, &max},
+                           0, PointwiseDtype::Promote, "clamp");
+}
+
+Tensor& clamp_out(Tensor& out, const Tensor& self, const Tensor& min, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, min, max))) {
+    autograd::traced::check_out_variant("clamp_out");
+  }
+  return detail::pointwise_out(TernaryOp::ClampTensor, out, {&self, &min, &max},
+                               0, PointwiseDtype::Promote, "clamp_out");
+}
+
+Tensor clamp_min(const Tensor& self, const Tensor& min) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min))) {
+    return autograd::traced::clamp_min(self, min);
+  }
+  return detail::pointwise(BinaryOp::ClampMin, {&self, &min},
+                           0, PointwiseDtype::Promote, "clamp_min");
+}
+
+Tensor& clamp_min_out(Tensor& out, const Tensor& self, const Tensor& min) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, min))) {
+    autograd::traced::check_out_variant("clamp_min_out");
+  }
+  return detail::pointwise_out(BinaryOp::ClampMin, out, {&self, &min},
+                               0, PointwiseDtype::Promote, "clamp_min_out");
+}
+
+Tensor clamp_max(const Tensor& self, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, max))) {
+    return autograd::traced::clamp_max(self, max);
+  }
+  return detail::pointwise(BinaryOp::ClampMax, {&self, &max},
+                           0, PointwiseDtype::Promote, "clamp_max");
+}
+
+Tensor& clamp_max_out(Tensor& out, const Tensor& self, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, max))) {
+    autograd::traced::check_out_variant("clamp_max_out");
+  }
+  return detail::pointwise_out(BinaryOp::ClampMax, out, {&self, &max},
+                               0, PointwiseDtype::Promote, "clamp_max_out");
+}
+
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcmul(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise(TernaryOp::Addcmul, {&self, &tensor1, &tensor2},
+                           value, PointwiseDtype::PromoteAll, "addcmul");
+}
+
+Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, tensor1, tensor2))) {
+    autograd::traced::check_out_variant("addcmul_out");
+  }
+  return detail::pointwise_out(TernaryOp::Addcmul, out, {&self, &tensor1, &tensor2},
+                               value, PointwiseDtype::PromoteAll, "addcmul_out");
+}
+
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcdiv(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise(TernaryOp::Addcdiv, {&self, &tensor1, &tensor2},
+                           value, PointwiseDtype::PromoteAll, "addcdiv");
+}
+
+Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, tensor1, tensor2))) {
+    autograd::traced::check_out_variant("addcdiv_out");
+  }
+  return detail::pointwise_out(TernaryOp::Addcdiv, out, {&self, &tensor1, &tensor2},
+                               value, PointwiseDtype::PromoteAll, "addcdiv_out");
+}
+
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sum(self, dtype);
@@ -1595,6 +1677,46 @@ Tensor& bitwise_right_shift_(Tensor& self, const Tensor& other) {
 Tensor& bitwise_right_shift_(Tensor& self, Scalar other) {
   return detail::binary_inplace(BinaryOp::BitwiseRightShift, self, other, 1,
                                 "Tensor::bitwise_right_shift_");
+}
+
+Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min, max))) {
+    return autograd::traced::clamp_(self, min, max);
+  }
+  return detail::pointwise_inplace(TernaryOp::ClampTensor, self, {&self, &min, &max},
+                                   0, PointwiseDtype::Promote, "Tensor::clamp_");
+}
+
+Tensor& clamp_min_(Tensor& self, const Tensor& min) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min))) {
+    return autograd::traced::clamp_min_(self, min);
+  }
+  return detail::pointwise_inplace(BinaryOp::ClampMin, self, {&self, &min},
+                                   0, PointwiseDtype::Promote, "Tensor::clamp_min_");
+}
+
+Tensor& clamp_max_(Tensor& self, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, max))) {
+    return autograd::traced::clamp_max_(self, max);
+  }
+  return detail::pointwise_inplace(BinaryOp::ClampMax, self, {&self, &max},
+                                   0, PointwiseDtype::Promote, "Tensor::clamp_max_");
+}
+
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcmul_(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise_inplace(TernaryOp::Addcmul, self, {&self, &tensor1, &tensor2},
+                                   value, PointwiseDtype::PromoteAll, "Tensor::addcmul_");
+}
+
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcdiv_(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise_inplace(TernaryOp::Addcdiv, self, {&self, &tensor1, &tensor2},
+                                   value, PointwiseDtype::PromoteAll, "Tensor::addcdiv_");
 }
 
 }  // namespace detail

@@ -483,6 +483,36 @@ Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posin
                           std::optional<double> neginf) const {
   return tide::nan_to_num(*this, nan, posinf, neginf);
 }
+Tensor Tensor::clamp(const Tensor& min, const Tensor& max) const {
+  return tide::clamp(*this, min, max);
+}
+Tensor& Tensor::clamp_(const Tensor& min, const Tensor& max) {
+  return detail::clamp_(*this, min, max);
+}
+Tensor Tensor::clamp_min(const Tensor& min) const {
+  return tide::clamp_min(*this, min);
+}
+Tensor& Tensor::clamp_min_(const Tensor& min) {
+  return detail::clamp_min_(*this, min);
+}
+Tensor Tensor::clamp_max(const Tensor& max) const {
+  return tide::clamp_max(*this, max);
+}
+Tensor& Tensor::clamp_max_(const Tensor& max) {
+  return detail::clamp_max_(*this, max);
+}
+Tensor Tensor::addcmul(const Tensor& tensor1, const Tensor& tensor2, Scalar value) const {
+  return tide::addcmul(*this, tensor1, tensor2, value);
+}
+Tensor& Tensor::addcmul_(const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  return detail::addcmul_(*this, tensor1, tensor2, value);
+}
+Tensor Tensor::addcdiv(const Tensor& tensor1, const Tensor& tensor2, Scalar value) const {
+  return tide::addcdiv(*this, tensor1, tensor2, value);
+}
+Tensor& Tensor::addcdiv_(const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  return detail::addcdiv_(*this, tensor1, tensor2, value);
+}
 Tensor Tensor::sum(std::optional<Dtype> dtype) const {
   return tide::sum(*this, dtype);
 }

@@ -18,14 +18,14 @@ namespace tide::kernels {
 enum class BinaryOp : int8_t {
   Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, Fmod, Remainder, FloorDivide, Fmax,
   Fmin, Hypot, Logaddexp, Copysign, BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseLeftShift,
-  BitwiseRightShift, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
+  BitwiseRightShift, ClampMin, ClampMax, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
 };
 enum class UnaryOp : int8_t {
   Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh,
   Acosh, Atanh, Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Reciprocal, Erf, Erfc, Erfinv, Sign, Sgn,
   Floor, Ceil, Round, Trunc, Frac, Square, BitwiseNot,
 };
-enum class TernaryOp : int8_t { Lerp };
+enum class TernaryOp : int8_t { Lerp, ClampTensor, Addcmul, Addcdiv };
 /// `result: float`: integer and bool operands compute in the default dtype (true division).
 inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div || op == BinaryOp::Atan2 ||
       op == BinaryOp::Copysign; }
@@ -100,7 +100,10 @@ inline bool accepts(BinaryOp op, Dtype d) {
 }
 inline bool accepts(TernaryOp op, Dtype d) {
   switch (op) {
+    case TernaryOp::Addcmul:
+      return d != kBool;
     case TernaryOp::Lerp:
+    case TernaryOp::Addcdiv:
       return is_floating_point(d);
     default:
       return true;
