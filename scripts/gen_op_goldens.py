@@ -31,6 +31,10 @@ outputs are written in their shortest round-trip form. tests/ops/torch_golden_te
   cat, stack        inputs [tensors...]; args {dim}
   index_select      inputs [a, index]; args {dim}
   nll_loss, cross_entropy   inputs [input, target, weight?]; args {reduction, ignore_index?}
+  table:NAME        the op table's sample NAME (`samples` in src/ops/ops.yaml: "sin",
+                    "lerp.Scalar"), inputs its tensor operands, the Scalars from the table
+  table_inplace:NAME   the same, in place on a copy of inputs[0]
+  table_out:NAME    the same into out; args {out_dtype, out_shape}
 
 Scalars keep their JSON type: 2 is an integer Scalar, 2.0 a floating one (this matters for
 type promotion, as in torch).
@@ -39,6 +43,7 @@ type promotion, as in torch).
 import json
 import math
 import os
+import re
 import sys
 
 import numpy as np
@@ -529,6 +534,78 @@ def loss_cases():
            lambda: F.cross_entropy(logits, target[:3]))
 
 
+# ---- the op table's samples (src/ops/ops.yaml `samples`): every entry with them gets the same
+# cases, so a new pointwise op needs no code here. Their own generator keeps the older goldens'
+# inputs unchanged.
+
+_table_gen = torch.Generator().manual_seed(20261126)
+FLOAT_RANGES = {"real": (-24, 25), "positive": (1, 33), "unit": (-7, 8), "ge1": (8, 33)}
+INT_RANGES = {"real": (-3, 4), "positive": (1, 6), "unit": (-1, 2), "ge1": (1, 6)}
+SHAPES = [(3, 4), (4,), (3, 1)]
+
+
+def table_float(shape, domain, dtype=torch.float32):
+    lo, hi = FLOAT_RANGES[domain]
+    return (torch.randint(lo, hi, shape, generator=_table_gen).double() * 0.125).to(dtype)
+
+
+def table_int(shape, domain, dtype=torch.int64):
+    lo, hi = INT_RANGES[domain]
+    return torch.randint(lo, hi, shape, generator=_table_gen).to(dtype)
+
+
+def table_cases():
+    import yaml  # Debian: python3-yaml, as scripts/gen_ops.py
+    with open(os.path.join(ROOT, "src", "ops", "ops.yaml")) as f:
+        table = yaml.safe_load(f)
+    nan, inf = float("nan"), float("inf")
+    for entries in table.values():
+        for e in entries:
+            if "samples" not in e:
+                continue
+            name, overload, args = re.fullmatch(r"(\w+)(?:\.(\w+))?\((.*)\) -> .+", e["func"]).groups()
+            n = sum(1 for a in args.split(", ") if a.startswith("Tensor"))
+            scalars = e["samples"].get("args", {})
+            domains = e["samples"].get("domain", "real")
+            domains = domains if isinstance(domains, list) else [domains] * n
+            sample = name + (f".{overload}" if overload else "")
+            tag = sample.replace(".", "_")
+            fn = getattr(torch, name)
+            method = getattr(torch.Tensor, name + "_") if "inplace" in e["variants"] else None
+
+            def case(suffix, inputs, kind="table", extra=None, call=None):
+                call = call or (lambda: fn(*inputs, **scalars))
+                golden(f"{tag}_{suffix}", f"{kind}:{sample}", inputs, extra or {}, call)
+
+            shapes = SHAPES[:n]
+            f32 = [table_float(s, d) for s, d in zip(shapes, domains)]
+            case("float32", f32)
+            f64 = [table_float(s, d, torch.float64) for s, d in zip(shapes, domains)]
+            case("float64", f64)
+            i64 = [table_int(s, d) for s, d in zip(shapes, domains)]
+            case("int64", i64)
+            if n > 1:
+                mixed = [f32[0]] + [t.double() for t in f32[1:]]
+                case("mixed_float32_float64", mixed)
+            zero = [table_float((), d) for d in domains]
+            case("zero_dim", zero)
+            if n == 1:
+                special = torch.tensor([0.0, -0.0, 1.0, -1.0, 0.5, inf, -inf, nan])
+                case("special_values", [special])
+            if method is not None:
+                same = [table_float((3, 4), d) for d in domains]
+                case("inplace_float32", same, "table_inplace",
+                     call=lambda same=same: method(same[0].clone(), *same[1:], **scalars))
+                same_i = [table_int((3, 4), d) for d in domains]
+                case("inplace_int64", same_i, "table_inplace",
+                     call=lambda same_i=same_i: method(same_i[0].clone(), *same_i[1:], **scalars))
+            for out_dtype in (torch.float64, torch.int64) if "out" in e["variants"] else ():
+                out = torch.empty(3, 4, dtype=out_dtype)
+                case(f"out_{DTYPE_NAMES[out_dtype]}", f32, "table_out",
+                     {"out_dtype": DTYPE_NAMES[out_dtype], "out_shape": [3, 4]},
+                     call=lambda out=out: fn(*f32, **scalars, out=out))
+
+
 def main():
     binary_cases()
     pow_cases()
@@ -542,6 +619,7 @@ def main():
     softmax_cases()
     shape_cases()
     loss_cases()
+    table_cases()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(GOLDENS, f, separators=(",", ":"), allow_nan=False)

@@ -55,6 +55,7 @@ class Arg:
         "str": "PaddingMode",  # conv's padding="same"/"valid" (tide/padding_mode.h)
         "float": "double",
         "int?": "std::optional<int64_t>",
+        "float?": "std::optional<double>",
     }
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
     # Defaults whose C++ spelling depends on the type.
@@ -91,7 +92,10 @@ class Op:
     """One table entry."""
 
     KEYS = {"func", "variants", "plan", "kernel", "dtypes", "bool_error", "autograd", "reflected",
-            "where", "python", "doc", "differentiable", "traced_call"}
+            "where", "python", "doc", "differentiable", "traced_call", "result", "derivatives",
+            "samples"}
+    VARIANTS = {"function", "method", "detail", "inplace", "out"}
+    PLANS = ("unary_same", "unary_float", "binary", "pointwise", "explicit")
     RETURNS = {"Tensor": "Tensor", "Tensor(a!)": "Tensor&",
                "(Tensor, Tensor)": "std::tuple<Tensor, Tensor>"}
 
@@ -112,20 +116,22 @@ class Op:
                 continue
             self.args.append(Arg(part, kw_only))
         self.variants = entry["variants"]
+        if set(self.variants) - self.VARIANTS:
+            raise ValueError(f"{entry['func']}: unknown variants {sorted(set(self.variants) - self.VARIANTS)}")
         self.plan = entry["plan"]
         self.kernel = entry.get("kernel")
         self.autograd = entry["autograd"]
         self.python = entry.get("python")
         if self.returns not in self.RETURNS:
             raise ValueError(f"{entry['func']}: return type must be one of {', '.join(self.RETURNS)}")
-        if self.plan not in ("unary_same", "unary_float", "binary", "explicit"):
+        if self.plan not in self.PLANS:
             raise ValueError(f"{entry['func']}: unknown plan {self.plan!r}")
         if self.autograd not in ("traced", "refuse", "none"):
             raise ValueError(f"{entry['func']}: unknown autograd {self.autograd!r}")
 
     @property
     def is_out(self):
-        return self.overload == "out"
+        return self.overload is not None and self.overload.endswith("out")
 
     @property
     def is_inplace(self):
@@ -171,12 +177,60 @@ class Op:
     def has(self, name):
         return any(a.name == name for a in self.args)
 
+    @property
+    def inputs(self):
+        """The operands the op computes on (everything but out)."""
+        return [a for a in self.args if a.name != "out"]
+
+    @property
+    def derivatives(self):
+        return self.entry.get("derivatives")
+
+    @property
+    def node_name(self):
+        d = self.derivatives or {}
+        return d.get("node", "".join(w.capitalize() for w in self.name.rstrip("_").split("_")) +
+                     "Backward0")
+
+
+def expand(entry):
+    """An entry whose variants name `inplace` or `out` stands for two or three overloads, as
+    torch's schema spells them: name_(Tensor(a!) self, ...) -> Tensor(a!) (Tensor::name_, and
+    tide::detail::name_), and name.out(..., *, Tensor(a!) out) -> Tensor(a!) (tide::name_out,
+    the out argument first in C++ as the hand-written out= ops). They share the entry's plan,
+    kernel, derivatives and Python exposure."""
+    variants = entry["variants"]
+    base = dict(entry, variants=[v for v in variants if v not in ("inplace", "out")])
+    out = [base]
+    m = re.fullmatch(r"(\w+)(?:\.(\w+))?\((.*)\) -> (.+)", entry["func"])
+    if not m:
+        return out
+    name, overload, args, _ = m.groups()
+    dotted = f".{overload}" if overload else ""
+    if "inplace" in variants:
+        inplace_args = args.replace("Tensor self", "Tensor(a!) self", 1)
+        derived = {k: v for k, v in base.items() if k not in ("doc", "samples")}
+        derived.update(func=f"{name}_{dotted}({inplace_args}) -> Tensor(a!)",
+                       variants=["detail", "method"])
+        out.append(derived)
+    if "out" in variants:
+        out_overload = f"{overload}_out" if overload else "out"
+        derived = {k: v for k, v in base.items()
+                   if k not in ("doc", "samples", "derivatives", "python")}
+        derived.update(func=f"{name}.{out_overload}(Tensor(a!) out, {args}) -> Tensor(a!)",
+                       variants=["function"], autograd="refuse")
+        if "python" in base:
+            derived["python"] = "out"
+        out.append(derived)
+    return out
+
 
 def load_table(root):
     """The table's ops, in order; each knows its family (the table's top-level keys)."""
     with open(os.path.join(root, TABLE)) as f:
         table = yaml.safe_load(f)
-    return [Op(entry, family) for family, entries in table.items() for entry in entries]
+    return [Op(e, family) for family, entries in table.items() for entry in entries
+            for e in expand(entry)]
 
 
 def families(ops):
@@ -248,21 +302,126 @@ def plain_declarations(ops):
             for line in wrapped(f"{op.ret} plain_{op.cpp_name}", op.params(False), ";")]
 
 
+# The kernels that write bool: the comparisons and the logical ops, last in BinaryOp.
+COMPARISONS = ("Eq", "Ne", "Lt", "Le", "Gt", "Ge", "LogicalAnd", "LogicalOr", "LogicalXor")
+
+
+def pointwise_tensors(op):
+    """A pointwise plan's tensor operands (out excluded): their count picks the kernel family."""
+    return [a for a in op.inputs if a.is_tensor]
+
+
+def kernel_family(op):
+    """UnaryOp, BinaryOp or TernaryOp: the enum the op's kernel belongs to."""
+    if op.plan.startswith("unary"):
+        return "UnaryOp"
+    if op.plan == "binary":
+        return "BinaryOp"
+    if op.plan == "pointwise":
+        n = len(pointwise_tensors(op))
+        if n not in (2, 3):
+            raise ValueError(f"{op.entry['func']}: plan pointwise takes 2 or 3 tensors, found {n}")
+        return "BinaryOp" if n == 2 else "TernaryOp"
+    return None
+
+
+def kernels_of(ops, family):
+    return unique(op.kernel for op in ops if kernel_family(op) == family)
+
+
+def enum_lines(name, values, width=100):
+    line = f"enum class {name} : int8_t {{ {', '.join(values)} }};"
+    if len(line) <= width:
+        return [line]
+    lines, current = [f"enum class {name} : int8_t {{"], " "
+    for v in values:
+        if len(current) + len(v) + 2 > width:
+            lines.append(current.rstrip())
+            current = " "
+        current += f" {v},"
+    return lines + [current.rstrip(), "};"]
+
+
 def kernel_enums(ops):
-    unary = unique(op.kernel for op in ops if op.plan.startswith("unary"))
-    binary = unique(op.kernel for op in ops if op.plan == "binary")
-    comparisons = [k for k in binary if k in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")]
+    unary, ternary = kernels_of(ops, "UnaryOp"), kernels_of(ops, "TernaryOp")
+    binary = kernels_of(ops, "BinaryOp")
     # is_comparison() reads "op >= BinaryOp::Eq": the comparisons come last, Eq first.
-    if comparisons and binary[len(binary) - len(comparisons):] != comparisons:
-        raise ValueError("the comparison kernels (Eq ... Ge) must come after every other binary op")
-    return [f"enum class BinaryOp : int8_t {{ {', '.join(binary)} }};",
-            f"enum class UnaryOp : int8_t {{ {', '.join(unary)} }};"]
+    binary = [k for k in binary if k not in COMPARISONS] + [k for k in COMPARISONS if k in binary]
+    to_float = unique(op.kernel for op in ops
+                      if kernel_family(op) == "BinaryOp" and op.entry.get("result") == "float")
+    condition = " || ".join(f"op == BinaryOp::{k}" for k in to_float) or "false"
+    lines = (enum_lines("BinaryOp", binary) + enum_lines("UnaryOp", unary) +
+             enum_lines("TernaryOp", ternary) +
+             ["/// `result: float`: integer and bool operands compute in the default dtype (true division)."] +
+             wrap_condition(f"inline bool computes_in_float(BinaryOp op) {{ return {condition}; }}") + [
+             "/// Whether the kernel has a functor for dtype d (its entries' `dtypes`): the plans refuse",
+             "/// the others with torch's \"not implemented for 'Long'\" before any kernel runs."])
+    for family in ("UnaryOp", "BinaryOp", "TernaryOp"):
+        # a switch: one jump on the binary plan's hot path, whatever the number of kernels
+        body = []
+        for dtypes, condition in DTYPE_CHECK.items():
+            kernels = unique(op.kernel for op in ops if kernel_family(op) == family and
+                             op.entry.get("dtypes", "all") == dtypes)
+            for k in kernels:
+                body.append(f"    case {family}::{k}:")
+            if kernels:
+                body.append(f"      return {condition};")
+        if not body:
+            lines.append(f"inline bool accepts({family}, Dtype) {{ return true; }}")
+            continue
+        lines += [f"inline bool accepts({family} op, Dtype d) {{", "  switch (op) {"] + body
+        lines += ["    default:", "      return true;", "  }", "}"]
+    return lines
+
+
+DTYPE_CHECK = {
+    "non_bool": "d != kBool",
+    "float": "is_floating_point(d)",
+    "integral": "is_integral(d, /*include_bool=*/true)",
+    "int": "is_integral(d, /*include_bool=*/false)",
+}
+
+
+def wrap_condition(line, width=100):
+    """`... return a || b || ...;` within width, continuing on indented lines."""
+    if len(line) <= width:
+        return [line]
+    head, rest = line.split("return ", 1)
+    head += "return"
+    parts = rest.split(" || ")
+    lines, current = [], head + " " + parts[0]
+    for part in parts[1:]:
+        if len(current) + len(part) + 4 > width:
+            lines.append(current + " ||")
+            current = "      " + part
+        else:
+            current += " || " + part
+    lines.append(current)
+    return lines
 
 
 DTYPE_CONDITION = {
     "non_bool": "!std::is_same_v<T, bool>",
     "float": "is_float_type_v<T>",
+    "integral": "std::is_integral_v<T>",
+    "int": "is_int_type_v<T>",
 }
+
+
+def functor_case(op, enum, functor, indent="    "):
+    dtypes = op.entry.get("dtypes", "all")
+    if dtypes == "all":
+        return [f"{indent}case {enum}::{op.kernel}: return {functor};"]
+    return [f"{indent}case {enum}::{op.kernel}:",
+            f"{indent}  if constexpr ({DTYPE_CONDITION[dtypes]}) return {functor};",
+            f"{indent}  break;"]
+
+
+def param_init(op):
+    """A pointwise op's Scalar argument (lerp's weight, addcmul's value) reaches its functor as
+    the kernel's `param`, in the compute type."""
+    scalars = [a for a in op.inputs if not a.is_tensor]
+    return "{param.to<C>()}" if op.plan == "pointwise" and scalars else "{}"
 
 
 def unary_functor_cases(ops):
@@ -271,14 +430,35 @@ def unary_functor_cases(ops):
         if not op.plan.startswith("unary") or op.kernel in seen:
             continue
         seen.add(op.kernel)
-        dtypes = op.entry.get("dtypes", "all")
-        functor = f"f({op.kernel}Op<C>{{}})"
-        if dtypes == "all":
-            lines.append(f"    case UnaryOp::{op.kernel}: return {functor};")
-        else:
-            lines += [f"    case UnaryOp::{op.kernel}:",
-                      f"      if constexpr ({DTYPE_CONDITION[dtypes]}) return {functor};",
-                      "      break;"]
+        lines += functor_case(op, "UnaryOp", f"f({op.kernel}Op<C>{{}})")
+    return lines
+
+
+# Written by hand in with_binary_functor: their functor depends on alpha or on bool.
+HAND_WRITTEN_BINARY = ("Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "Eq", "Ne", "Lt",
+                       "Le", "Gt", "Ge")
+
+
+def binary_functor_cases(ops):
+    """Every BinaryOp kernel but HAND_WRITTEN_BINARY, instantiated for its `dtypes`."""
+    lines, seen = [], set()
+    for op in ops:
+        if kernel_family(op) != "BinaryOp" or op.kernel in HAND_WRITTEN_BINARY or op.kernel in seen:
+            continue
+        seen.add(op.kernel)
+        # a pointwise op's Scalar comes in as the binary kernels' alpha
+        param = "{alpha.to<C>()}" if param_init(op) != "{}" else "{}"
+        lines += functor_case(op, "BinaryOp", f"f({op.kernel}Op<C>{param})")
+    return lines
+
+
+def ternary_functor_cases(ops):
+    lines, seen = [], set()
+    for op in ops:
+        if kernel_family(op) != "TernaryOp" or op.kernel in seen:
+            continue
+        seen.add(op.kernel)
+        lines += functor_case(op, "TernaryOp", f"f({op.kernel}Op<C>{param_init(op)})")
     return lines
 
 
@@ -308,6 +488,16 @@ def plain_call(op):
     if op.plan == "explicit":
         return f"detail::plain_{op.cpp_name}({op.call_args()})"
     where = c_string(op.where)
+    if op.plan.startswith("unary") and (op.is_inplace or op.is_out):
+        bool_error = op.entry.get("bool_error")
+        indent = " " * 28
+        error = wrapped_c_string(bool_error, indent) if bool_error else "nullptr"
+        to_float = "true" if op.plan == "unary_float" else "false"
+        if op.is_out:
+            return (f"detail::unary_out(UnaryOp::{op.kernel}, out, self, {to_float}, {where},"
+                    f"\n{indent}{error})")
+        return (f"detail::unary_inplace(UnaryOp::{op.kernel}, self, {to_float}, {where},"
+                f"\n{indent}{error})")
     if op.plan == "unary_same":
         bool_error = op.entry.get("bool_error")
         indent = " " * 28
@@ -315,6 +505,26 @@ def plain_call(op):
         return f"detail::unary_same(UnaryOp::{op.kernel}, self, {where},\n{indent}{error})"
     if op.plan == "unary_float":
         return f"detail::unary_float(UnaryOp::{op.kernel}, self, {where})"
+    if op.plan == "pointwise":
+        kernel = f"{kernel_family(op)}::{op.kernel}"
+        tensors = "{" + ", ".join(f"&{a.name}" for a in pointwise_tensors(op)) + "}"
+        scalars = [a.name for a in op.inputs if not a.is_tensor]
+        if len(scalars) > 1:
+            raise ValueError(f"{op.entry['func']}: plan pointwise takes at most one Scalar")
+        param = scalars[0] if scalars else "0"
+        rule = {"float": "Float", "same": "Same", "same_all": "SameAll",
+                "promote_all": "PromoteAll"}.get(
+            op.entry.get("result"), "Promote")
+        tail = f"{param}, PointwiseDtype::{rule}, {where}"
+        if op.is_out:
+            head, args = "detail::pointwise_out", f"{kernel}, out, {tensors}"
+        elif op.is_inplace:
+            head, args = "detail::pointwise_inplace", f"{kernel}, self, {tensors}"
+        else:
+            head, args = "detail::pointwise", f"{kernel}, {tensors}"
+        if len(f"  return {head}({args}, {tail});") <= 100:
+            return f"{head}({args}, {tail})"
+        return f"{head}({args},\n{' ' * (len(head) + 10)}{tail})"
     operands = [a.name for a in op.args if a.name not in ("out", "alpha")]
     if op.entry.get("reflected"):
         operands.reverse()
@@ -339,7 +549,12 @@ def front_end(op):
         lines.append(f"  if (TIDE_UNLIKELY(detail::op_intercepted({tensors}))) {{")
         lines.append(f"    autograd::traced::check_out_variant({c_string(op.where)});")
         lines.append("  }")
-    lines.append(f"  return {plain_call(op)};")
+    call = plain_call(op)
+    if "\n" not in call and len(f"  return {call};") > 100:
+        head, args = call.split("(", 1)
+        lines += wrapped(f"return {head}", args[:-1], ";", indent="  ")
+    else:
+        lines.append(f"  return {call};")
     lines.append("}")
     return lines
 
@@ -365,7 +580,9 @@ def front_ends_file(ops):
            "",
            "namespace tide {",
            "",
+           "using detail::PointwiseDtype;",
            "using kernels::BinaryOp;",
+           "using kernels::TernaryOp;",
            "using kernels::UnaryOp;",
            ""]
     for op in [o for o in ops if "function" in o.variants]:
@@ -406,9 +623,149 @@ def methods_file(ops):
     return out
 
 
+# ---------------------------------------------------------------- derivatives
+
+
+def uses(expression, name):
+    return re.search(rf"\b{re.escape(name)}\b", expression) is not None
+
+
+class Derivative:
+    """An entry's `derivatives`: for each tensor input the C++ expression of its gradient, over
+    `grad`, the inputs, `result` and the op's Scalars (torch's derivatives.yaml). The inputs and
+    result a formula names are saved; one backward function serves the op and its in-place
+    form, which saves self's value before the write (a clone) when a formula reads it."""
+
+    def __init__(self, op):
+        self.op = op
+        formulas = {k: v for k, v in op.derivatives.items() if k != "node"}
+        tensors = [a.name for a in op.inputs if a.is_tensor]
+        unknown = set(formulas) - set(tensors)
+        if unknown:
+            raise ValueError(f"{op.entry['func']}: derivatives for {sorted(unknown)}, which are "
+                             f"not tensor inputs")
+        self.formulas = [(t, formulas.get(t)) for t in tensors]
+        text = " ".join(f for _, f in self.formulas if f)
+        self.saved = [t for t in tensors if uses(text, t)]
+        self.uses_result = uses(text, "result")
+        self.scalars = [a for a in op.inputs if not a.is_tensor]
+
+    @property
+    def function(self):
+        overload = f"_{self.op.overload}" if self.op.overload else ""
+        return f"{self.op.name.rstrip('_')}{overload}_backward"
+
+    def backward(self):
+        text = " ".join(f for _, f in self.formulas if f)
+        params = "".join(f", {'' if uses(text, a.name) else '[[maybe_unused]] '}{a.cpp} {a.name}"
+                         for a in self.scalars)
+        lines = wrapped(f"std::vector<Tensor> {self.function}",
+                        f"const Tensor& grad, const Saved& s{params}", " {")
+        for i, name in enumerate(self.saved):
+            lines.append(f"  const Tensor {name} = s[{i}];")
+        if self.uses_result:
+            lines.append(f"  const Tensor result = s[{len(self.saved)}];")
+        results = [f"s.needs({i}) ? Tensor({f}) : Tensor()" if f else "Tensor()"
+                   for i, (_, f) in enumerate(self.formulas)]
+        lines += wrapped("  return grads", ", ".join(results), ";")
+        lines.append("}")
+        return lines
+
+    def node(self):
+        captures = ", ".join(a.name for a in self.scalars)
+        extra = "".join(f", {a.name}" for a in self.scalars)
+        inputs = ", ".join(f"&{t}" for t, _ in self.formulas)
+        return [f'  auto node = make_node("{self.op.node_name}", {{{inputs}}},',
+                f"                        [{captures}](const Tensor& grad, const Saved& s) {{",
+                f"                          return {self.function}(grad, s{extra});",
+                "                        });"]
+
+
+def traced_function(op):
+    d = Derivative(op)
+    target = "tide" if "function" in op.variants else "detail"
+    lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
+    lines.append(f"  Tensor result = untraced([&] {{ return {target}::{op.cpp_name}({op.call_args()}); }});")
+    lines += d.node()
+    lines.append("  if (node) {")
+    lines += [f"    node->save({t});" for t in d.saved]
+    lines.append("    set_history(result, node);")
+    if d.uses_result:
+        lines.append("    node->save_output(result);")
+    lines += ["  }", "  return result;", "}"]
+    return lines
+
+
+def traced_inplace(op):
+    d = Derivative(op)
+    others = [t for t, _ in d.formulas if t != "self"]
+    grad_check = " || ".join(f"requires_grad({t})" for t in others) or "false"
+    lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
+    lines.append(f"  check_inplace(self, {grad_check}, {c_string(op.where)});")
+    lines += d.node()
+    if d.saved:
+        lines.append("  if (node) {")
+        for t in d.saved:
+            value = "untraced([&] { return self.clone(); })" if t == "self" else t
+            lines.append(f"    node->save({value});" + ("  // self before the write" if t == "self" else ""))
+        lines.append("  }")
+    lines.append(f"  untraced([&] {{ return &detail::{op.cpp_name}({op.call_args()}); }});")
+    lines.append("  rebase_history(self, node);")
+    if d.uses_result:
+        lines.append("  if (node) node->save_output(self);")
+    lines += ["  return self;", "}"]
+    return lines
+
+
+def traced_file(ops):
+    out = [f"// {HEADER}.",
+           "//",
+           "// The recording shells of the ops whose table entry gives `derivatives` (Note [Autograd",
+           "// hooks]): run the untraced front end, make the node with the formula's backward function",
+           "// and save what it reads. An op and its in-place form share the backward function.",
+           "",
+           "#include <vector>",
+           "",
+           '#include "autograd/hooks.h"',
+           '#include "autograd/recording.h"',
+           '#include "autograd/view_history.h"',
+           '#include "ops/elementwise.h"',
+           '#include "tide/factories.h"',
+           '#include "tide/ops.h"',
+           "",
+           "namespace tide::autograd::traced {",
+           "namespace {",
+           "",
+           "[[maybe_unused]] bool requires_grad(const Tensor& t) { return t.defined() && t.requires_grad(); }",
+           ""]
+    done = set()
+    derived = [op for op in ops if op.derivatives]
+    for op in derived:
+        d = Derivative(op)
+        if d.function not in done:
+            done.add(d.function)
+            out += d.backward() + [""]
+    out += ["}  // namespace", ""]
+    for op in derived:
+        out += (traced_inplace(op) if op.is_inplace else traced_function(op)) + [""]
+    out.append("}  // namespace tide::autograd::traced")
+    return out
+
+
 # ---------------------------------------------------------------- Python
 
-PY_TYPES = {"Tensor": "T", "Scalar": "Scalar"}
+PY_TYPES = {"Tensor": "T", "Scalar": "Scalar", "float?": "std::optional<double>"}
+
+
+def py_extras(args):
+    extras = []
+    for i, a in enumerate(args):
+        if a.kw_only and (i == 0 or not args[i - 1].kw_only):
+            extras.append("nb::kw_only()")
+        default = ".none() = nb::none()" if a.default == "None" else \
+            f" = {a.default}" if a.default else ""
+        extras.append(f'nb::arg("{a.name}"){default}')
+    return "".join(", " + e for e in extras)
 
 
 def method_bindings(ops):
@@ -417,21 +774,35 @@ def method_bindings(ops):
         if op.python != "method":
             continue
         others = [a for a in op.args if a.name != "self"]
-        params = ", ".join(["T self"] + [f"{PY_TYPES[a.type]} {a.name}" for a in others])
         call = ", ".join(a.name for a in others)
-        extras = []
-        for i, a in enumerate(others):
-            if a.kw_only and (i == 0 or not others[i - 1].kw_only):
-                extras.append("nb::kw_only()")
-            extras.append(f'nb::arg("{a.name}")' + (f" = {a.default}" if a.default else ""))
-        tail = "".join(", " + e for e in extras)
+        tail = py_extras(others)
+        if op.is_inplace:
+            # x.sin_() returns x itself, the same Python object
+            params = ", ".join(["nb::object self"] + [f"{PY_TYPES[a.type]} {a.name}" for a in others])
+            lines.append(f'      .def("{op.name}", []({params}) {{ nb::cast<Tensor&>(self).{op.cpp_name}({call}); '
+                         f"return self; }}{tail})")
+            continue
+        params = ", ".join(["T self"] + [f"{PY_TYPES[a.type]} {a.name}" for a in others])
         lines.append(f'      .def("{op.name}", []({params}) {{ return self.{op.cpp_name}({call}); }}'
                      f"{tail})")
     return lines
 
 
-def method_forms(ops):
-    names = unique(op.name for op in ops if op.python == "method")
+def function_bindings(ops):
+    """out= forms as tide._C._<name>_out(out, input, ...); tide.<name>(..., out=) calls them."""
+    lines = []
+    for op in ops:
+        if op.python != "out":
+            continue
+        others = [a for a in op.args if a.name not in ("self", "out")]
+        params = ", ".join(["nb::object out", "T self"] + [f"{PY_TYPES[a.type]} {a.name}" for a in others])
+        call = ", ".join(["nb::cast<Tensor&>(out)", "self"] + [a.name for a in others])
+        tail = ', nb::arg("out"), nb::arg("input")' + py_extras(others)
+        lines.append(f'  m.def("_{op.cpp_name}", []({params}) {{ tide::{op.cpp_name}({call}); return out; }}{tail});')
+    return lines
+
+
+def py_list(variable, names):
     lines, line = [], "   "
     for name in names:
         item = f' "{name}",'
@@ -440,7 +811,124 @@ def method_forms(ops):
             line = "   "
         line += item
     lines.append(line)
-    return ["_TABLE_METHOD_FORMS = ["] + lines + ["]"]
+    return [f"{variable} = ["] + lines + ["]"]
+
+
+def method_forms(ops):
+    names = unique(op.name for op in ops if op.python == "method" and not op.is_inplace)
+    outs = unique(op.name for op in ops if op.python == "out")
+    return py_list("_TABLE_METHOD_FORMS", names) + py_list("_TABLE_OUT_FORMS", outs)
+
+
+# ---------------------------------------------------------------- test samples
+
+DOMAINS = ("real", "positive", "unit", "ge1")
+
+
+def samples_file(ops):
+    """OpInfo-style samples: each entry with `samples` as a callable over its tensor operands,
+    with its in-place and out= forms, for the golden, ops-vs-cpu and gradcheck tests."""
+    by_func = {}
+    for op in ops:
+        base = op.name.rstrip("_") if op.is_inplace else op.name
+        key = (base, op.overload.rsplit("_out", 1)[0] if op.is_out and op.overload != "out"
+               else None if op.is_out else op.overload)
+        by_func.setdefault(key, []).append(op)
+    out = [f"// {HEADER}.",
+           "#pragma once",
+           "// The op table's test samples (`samples` in src/ops/ops.yaml): how to call each op on its",
+           "// tensor operands, with its in-place and out= forms. scripts/gen_op_goldens.py reads the same",
+           "// entries to make torch's goldens.",
+           "",
+           "#include <functional>",
+           "#include <string>",
+           "#include <utility>",
+           "#include <vector>",
+           "",
+           '#include "tide/factories.h"',
+           '#include "tide/ops.h"',
+           '#include "tide/random.h"',
+           '#include "tide/tensor.h"',
+           "",
+           "namespace tide::test {",
+           "",
+           "/// Uniform random values (the current seed) in a sample's domain: real [-3, 3), positive",
+           "/// [0.25, 2.25), unit (-0.9, 0.9) (asin, atanh), ge1 [1.25, 4.25) (acosh); integers in",
+           "/// [-3, 3], [1, 5] (positive) or [1, 5] (ge1) for an integer dtype.",
+           "inline Tensor sample_input(const std::string& domain, std::vector<int64_t> shape, Dtype dt) {",
+           "  if (!is_floating_point(dt)) {",
+           '    const bool positive = domain == "positive" || domain == "ge1";',
+           "    return randint(positive ? 1 : -3, positive ? 6 : 4, std::move(shape), dtype(dt));",
+           "  }",
+           "  const Tensor u = rand(std::move(shape), dtype(dt));",
+           '  if (domain == "positive") return u * 2 + 0.25;',
+           '  if (domain == "unit") return u * 1.8 - 0.9;',
+           '  if (domain == "ge1") return u * 3 + 1.25;',
+           "  return u * 6 - 3;",
+           "}",
+           "",
+           "struct TableSample {",
+           "  const char* name;    // the golden's op: the name, and the overload after a dot",
+           "  std::vector<std::string> domains;  // per operand: real, positive, unit, ge1",
+           "  Dtype dtype;         // the inputs' dtype in the device and gradient tests",
+           "  int tensors;         // tensor operands",
+           "  std::vector<int> differentiable;  // the operands with a derivative",
+           "  std::function<Tensor(const std::vector<Tensor>&)> op;",
+           "  std::function<Tensor(const std::vector<Tensor>&)> inplace;      // writes operand 0",
+           "  std::function<Tensor(const std::vector<Tensor>&, Tensor&)> out;  // empty when none",
+           "};",
+           "",
+           "inline const std::vector<TableSample>& table_samples() {",
+           "  using V = const std::vector<Tensor>&;",
+           "  static const std::vector<TableSample> samples = {"]
+    for op in ops:
+        spec = op.entry.get("samples")
+        if spec is None:
+            continue
+        tensors = [a for a in op.inputs if a.is_tensor]
+        domains = spec.get("domain", "real")
+        domains = domains if isinstance(domains, list) else [domains] * len(tensors)
+        if len(domains) != len(tensors) or set(domains) - set(DOMAINS):
+            raise ValueError(f"{op.entry['func']}: samples domain: one of {DOMAINS}, or a list "
+                             "of them, one per tensor operand")
+        sample_dtype = {"float32": "kFloat32", "int64": "kInt64"}[spec.get("dtype", "float32")]
+        values = spec.get("args", {})
+        index = {a.name: i for i, a in enumerate(tensors)}
+
+        def args_of(o, skip=()):
+            parts = []
+            for a in o.args:
+                if a.name in skip:
+                    continue
+                if a.is_tensor and a.name != "out":
+                    parts.append(f"t[{index[a.name]}]")
+                elif a.name == "out":
+                    parts.append("out")
+                elif a.name in values:
+                    literal = repr(values[a.name]).replace("True", "true").replace("False", "false")
+                    parts.append(f"Scalar({literal})" if a.type == "Scalar" else literal)
+                elif a.default is None:
+                    raise ValueError(f"{op.entry['func']}: samples needs args.{a.name}")
+            return ", ".join(parts)
+
+        name = op.name + (f".{op.overload}" if op.overload else "")
+        family = by_func[(op.name, op.overload)]
+        inplace = next((o for o in family if o.is_inplace), None)
+        out_op = next((o for o in family if o.is_out), None)
+        diff = "{" + ", ".join(str(i) for i, (t, f) in enumerate(Derivative(op).formulas) if f) + "}" \
+            if op.derivatives else "{}"
+        call = f"tide::{op.cpp_name}({args_of(op)})"
+        inplace_fn = (f"[](V t) {{ Tensor self = t[0]; return self.{inplace.cpp_name}({args_of(inplace, ('self',))}); }}"
+                      if inplace else "nullptr")
+        out_fn = f"[](V t, Tensor& out) {{ return tide::{out_op.cpp_name}({args_of(out_op)}); }}" \
+            if out_op else "nullptr"
+        domain_list = "{" + ", ".join(f'"{d}"' for d in domains) + "}"
+        out += [f'      {{"{name}", {domain_list}, {sample_dtype}, {len(tensors)}, {diff},',
+                f"       [](V t) {{ return {call}; }},",
+                f"       {inplace_fn},",
+                f"       {out_fn}}},"]
+    out += ["  };", "  return samples;", "}", "", "}  // namespace tide::test"]
+    return out
 
 
 # ---------------------------------------------------------------- outputs
@@ -455,9 +943,14 @@ OUTPUTS = [
     ("src/autograd/hooks.h", "traced-declarations {family}", traced_declarations, "//"),
     ("src/kernels/cpu/elementwise_kernels.h", "kernel-enums", kernel_enums, "//"),
     ("src/kernels/functor_select.h", "unary-functors", unary_functor_cases, "    //"),
+    ("src/kernels/functor_select.h", "binary-functors", binary_functor_cases, "    //"),
+    ("src/kernels/functor_select.h", "ternary-functors", ternary_functor_cases, "    //"),
+    ("src/autograd/generated_traced.cpp", None, traced_file, None),
     ("src/ops/generated_front_ends.cpp", None, front_ends_file, None),
     ("src/tensor/generated_tensor_methods.cpp", None, methods_file, None),
+    ("tests/support/table_samples.h", None, samples_file, None),
     ("python/src/bind_tensor_ops.cpp", "method-bindings", method_bindings, "      //"),
+    ("python/src/bind_tensor_ops.cpp", "function-bindings", function_bindings, "  //"),
     ("python/tide/_ops.py", "method-forms", method_forms, "#"),
 ]
 

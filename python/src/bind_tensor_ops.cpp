@@ -17,6 +17,8 @@
 #include "casters.h"
 #include "py_int.h"
 #include "tensor_from_python.h"
+#include "tide/default_dtype.h"
+#include "tide/factories.h"
 #include "tide/ops.h"
 
 namespace nb = nanobind;
@@ -84,6 +86,14 @@ auto inplace_method(const char* name, F f) {
   };
 }
 
+// The number of a reflected operator (2 % t, 1 << t) as a 0-dim cpu tensor: torch's wrapped
+// number: int64, bool or the default dtype, so that it promotes as torch's Python number does
+// (a 0-dim tensor never raises a dimensioned operand within its category), on any device.
+Tensor wrapped(const Scalar& s) {
+  const Dtype dtype = s.is_bool() ? kBool : s.is_floating_point() ? get_default_dtype() : kInt64;
+  return scalar_tensor(s, tide::dtype(dtype));
+}
+
 // torch.return_types.max and .min: named tuples (values, indices) that the package makes
 // (python/tide/_return_types.py) and registers with _set_return_types; borrowed, the module's
 // attributes own them.
@@ -126,7 +136,35 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("__matmul__", [](T a, T b) { return a.matmul(b); }, nb::is_operator())
       .def("__neg__", [](T a) { return -a; })
       .def("__abs__", [](T a) { return a.abs(); })
-      .def("__invert__", [](T a) { return ~a; })
+      .def("__invert__", [](T a) { return a.bitwise_not(); })
+      .def("__mod__", [](T a, T b) { return a.remainder(b); }, nb::is_operator())
+      .def("__mod__", [](T a, Scalar b) { return a.remainder(b); }, nb::is_operator())
+      .def("__rmod__", [](T a, Scalar b) { return wrapped(b).remainder(a); }, nb::is_operator())
+      .def("__floordiv__", [](T a, T b) { return a.floor_divide(b); }, nb::is_operator())
+      .def("__floordiv__", [](T a, Scalar b) { return a.floor_divide(b); }, nb::is_operator())
+      .def("__rfloordiv__", [](T a, Scalar b) { return wrapped(b).floor_divide(a); }, nb::is_operator())
+      .def("__and__", [](T a, T b) { return a.bitwise_and(b); }, nb::is_operator())
+      .def("__and__", [](T a, Scalar b) { return a.bitwise_and(b); }, nb::is_operator())
+      .def("__rand__", [](T a, Scalar b) { return a.bitwise_and(b); }, nb::is_operator())
+      .def("__or__", [](T a, T b) { return a.bitwise_or(b); }, nb::is_operator())
+      .def("__or__", [](T a, Scalar b) { return a.bitwise_or(b); }, nb::is_operator())
+      .def("__ror__", [](T a, Scalar b) { return a.bitwise_or(b); }, nb::is_operator())
+      .def("__xor__", [](T a, T b) { return a.bitwise_xor(b); }, nb::is_operator())
+      .def("__xor__", [](T a, Scalar b) { return a.bitwise_xor(b); }, nb::is_operator())
+      .def("__rxor__", [](T a, Scalar b) { return a.bitwise_xor(b); }, nb::is_operator())
+      .def("__lshift__", [](T a, T b) { return a.bitwise_left_shift(b); }, nb::is_operator())
+      .def("__lshift__", [](T a, Scalar b) { return a.bitwise_left_shift(b); }, nb::is_operator())
+      .def("__rlshift__", [](T a, Scalar b) { return wrapped(b).bitwise_left_shift(a); }, nb::is_operator())
+      .def("__rshift__", [](T a, T b) { return a.bitwise_right_shift(b); }, nb::is_operator())
+      .def("__rshift__", [](T a, Scalar b) { return a.bitwise_right_shift(b); }, nb::is_operator())
+      .def("__rrshift__", [](T a, Scalar b) { return wrapped(b).bitwise_right_shift(a); }, nb::is_operator())
+      .def("__imod__", inplace_operator([](Tensor& a, const auto& b) { a.remainder_(b); }))
+      .def("__ifloordiv__", inplace_operator([](Tensor& a, const auto& b) { a.floor_divide_(b); }))
+      .def("__iand__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_and_(b); }))
+      .def("__ior__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_or_(b); }))
+      .def("__ixor__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_xor_(b); }))
+      .def("__ilshift__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_left_shift_(b); }))
+      .def("__irshift__", inplace_operator([](Tensor& a, const auto& b) { a.bitwise_right_shift_(b); }))
       .def("__iadd__", inplace_operator([](Tensor& a, const auto& b) { a += b; }))
       .def("__isub__", inplace_operator([](Tensor& a, const auto& b) { a -= b; }))
       .def("__imul__", inplace_operator([](Tensor& a, const auto& b) { a *= b; }))
@@ -153,6 +191,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("relu", [](T self) { return self.relu(); })
       .def("sigmoid", [](T self) { return self.sigmoid(); })
       .def("tanh", [](T self) { return self.tanh(); })
+      .def("sin", [](T self) { return self.sin(); })
+      .def("sin_", [](nb::object self) { nb::cast<Tensor&>(self).sin_(); return self; })
       .def("add", [](T self, T other, Scalar alpha) { return self.add(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add", [](T self, Scalar other, Scalar alpha) { return self.add(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("sub", [](T self, T other, Scalar alpha) { return self.sub(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -163,6 +203,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("div", [](T self, Scalar other) { return self.div(other); }, nb::arg("other"))
       .def("maximum", [](T self, T other) { return self.maximum(other); }, nb::arg("other"))
       .def("minimum", [](T self, T other) { return self.minimum(other); }, nb::arg("other"))
+      .def("atan2", [](T self, T other) { return self.atan2(other); }, nb::arg("other"))
+      .def("atan2_", [](nb::object self, T other) { nb::cast<Tensor&>(self).atan2_(other); return self; }, nb::arg("other"))
       .def("eq", [](T self, T other) { return self.eq(other); }, nb::arg("other"))
       .def("eq", [](T self, Scalar other) { return self.eq(other); }, nb::arg("other"))
       .def("ne", [](T self, T other) { return self.ne(other); }, nb::arg("other"))
@@ -175,6 +217,125 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("gt", [](T self, Scalar other) { return self.gt(other); }, nb::arg("other"))
       .def("ge", [](T self, T other) { return self.ge(other); }, nb::arg("other"))
       .def("ge", [](T self, Scalar other) { return self.ge(other); }, nb::arg("other"))
+      .def("lerp", [](T self, T end, Scalar weight) { return self.lerp(end, weight); }, nb::arg("end"), nb::arg("weight"))
+      .def("lerp_", [](nb::object self, T end, Scalar weight) { nb::cast<Tensor&>(self).lerp_(end, weight); return self; }, nb::arg("end"), nb::arg("weight"))
+      .def("lerp", [](T self, T end, T weight) { return self.lerp(end, weight); }, nb::arg("end"), nb::arg("weight"))
+      .def("lerp_", [](nb::object self, T end, T weight) { nb::cast<Tensor&>(self).lerp_(end, weight); return self; }, nb::arg("end"), nb::arg("weight"))
+      .def("cos", [](T self) { return self.cos(); })
+      .def("cos_", [](nb::object self) { nb::cast<Tensor&>(self).cos_(); return self; })
+      .def("tan", [](T self) { return self.tan(); })
+      .def("tan_", [](nb::object self) { nb::cast<Tensor&>(self).tan_(); return self; })
+      .def("asin", [](T self) { return self.asin(); })
+      .def("asin_", [](nb::object self) { nb::cast<Tensor&>(self).asin_(); return self; })
+      .def("acos", [](T self) { return self.acos(); })
+      .def("acos_", [](nb::object self) { nb::cast<Tensor&>(self).acos_(); return self; })
+      .def("atan", [](T self) { return self.atan(); })
+      .def("atan_", [](nb::object self) { nb::cast<Tensor&>(self).atan_(); return self; })
+      .def("sinh", [](T self) { return self.sinh(); })
+      .def("sinh_", [](nb::object self) { nb::cast<Tensor&>(self).sinh_(); return self; })
+      .def("cosh", [](T self) { return self.cosh(); })
+      .def("cosh_", [](nb::object self) { nb::cast<Tensor&>(self).cosh_(); return self; })
+      .def("asinh", [](T self) { return self.asinh(); })
+      .def("asinh_", [](nb::object self) { nb::cast<Tensor&>(self).asinh_(); return self; })
+      .def("acosh", [](T self) { return self.acosh(); })
+      .def("acosh_", [](nb::object self) { nb::cast<Tensor&>(self).acosh_(); return self; })
+      .def("atanh", [](T self) { return self.atanh(); })
+      .def("atanh_", [](nb::object self) { nb::cast<Tensor&>(self).atanh_(); return self; })
+      .def("exp2", [](T self) { return self.exp2(); })
+      .def("exp2_", [](nb::object self) { nb::cast<Tensor&>(self).exp2_(); return self; })
+      .def("expm1", [](T self) { return self.expm1(); })
+      .def("expm1_", [](nb::object self) { nb::cast<Tensor&>(self).expm1_(); return self; })
+      .def("log2", [](T self) { return self.log2(); })
+      .def("log2_", [](nb::object self) { nb::cast<Tensor&>(self).log2_(); return self; })
+      .def("log10", [](T self) { return self.log10(); })
+      .def("log10_", [](nb::object self) { nb::cast<Tensor&>(self).log10_(); return self; })
+      .def("log1p", [](T self) { return self.log1p(); })
+      .def("log1p_", [](nb::object self) { nb::cast<Tensor&>(self).log1p_(); return self; })
+      .def("rsqrt", [](T self) { return self.rsqrt(); })
+      .def("rsqrt_", [](nb::object self) { nb::cast<Tensor&>(self).rsqrt_(); return self; })
+      .def("reciprocal", [](T self) { return self.reciprocal(); })
+      .def("reciprocal_", [](nb::object self) { nb::cast<Tensor&>(self).reciprocal_(); return self; })
+      .def("erf", [](T self) { return self.erf(); })
+      .def("erf_", [](nb::object self) { nb::cast<Tensor&>(self).erf_(); return self; })
+      .def("erfc", [](T self) { return self.erfc(); })
+      .def("erfc_", [](nb::object self) { nb::cast<Tensor&>(self).erfc_(); return self; })
+      .def("erfinv", [](T self) { return self.erfinv(); })
+      .def("erfinv_", [](nb::object self) { nb::cast<Tensor&>(self).erfinv_(); return self; })
+      .def("sign", [](T self) { return self.sign(); })
+      .def("sign_", [](nb::object self) { nb::cast<Tensor&>(self).sign_(); return self; })
+      .def("sgn", [](T self) { return self.sgn(); })
+      .def("sgn_", [](nb::object self) { nb::cast<Tensor&>(self).sgn_(); return self; })
+      .def("floor", [](T self) { return self.floor(); })
+      .def("floor_", [](nb::object self) { nb::cast<Tensor&>(self).floor_(); return self; })
+      .def("ceil", [](T self) { return self.ceil(); })
+      .def("ceil_", [](nb::object self) { nb::cast<Tensor&>(self).ceil_(); return self; })
+      .def("round", [](T self) { return self.round(); })
+      .def("round_", [](nb::object self) { nb::cast<Tensor&>(self).round_(); return self; })
+      .def("trunc", [](T self) { return self.trunc(); })
+      .def("trunc_", [](nb::object self) { nb::cast<Tensor&>(self).trunc_(); return self; })
+      .def("frac", [](T self) { return self.frac(); })
+      .def("frac_", [](nb::object self) { nb::cast<Tensor&>(self).frac_(); return self; })
+      .def("square", [](T self) { return self.square(); })
+      .def("square_", [](nb::object self) { nb::cast<Tensor&>(self).square_(); return self; })
+      .def("bitwise_not", [](T self) { return self.bitwise_not(); })
+      .def("bitwise_not_", [](nb::object self) { nb::cast<Tensor&>(self).bitwise_not_(); return self; })
+      .def("fmod", [](T self, T other) { return self.fmod(other); }, nb::arg("other"))
+      .def("fmod_", [](nb::object self, T other) { nb::cast<Tensor&>(self).fmod_(other); return self; }, nb::arg("other"))
+      .def("fmod", [](T self, Scalar other) { return self.fmod(other); }, nb::arg("other"))
+      .def("fmod_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).fmod_(other); return self; }, nb::arg("other"))
+      .def("remainder", [](T self, T other) { return self.remainder(other); }, nb::arg("other"))
+      .def("remainder_", [](nb::object self, T other) { nb::cast<Tensor&>(self).remainder_(other); return self; }, nb::arg("other"))
+      .def("remainder", [](T self, Scalar other) { return self.remainder(other); }, nb::arg("other"))
+      .def("remainder_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).remainder_(other); return self; }, nb::arg("other"))
+      .def("floor_divide", [](T self, T other) { return self.floor_divide(other); }, nb::arg("other"))
+      .def("floor_divide_", [](nb::object self, T other) { nb::cast<Tensor&>(self).floor_divide_(other); return self; }, nb::arg("other"))
+      .def("floor_divide", [](T self, Scalar other) { return self.floor_divide(other); }, nb::arg("other"))
+      .def("floor_divide_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).floor_divide_(other); return self; }, nb::arg("other"))
+      .def("fmax", [](T self, T other) { return self.fmax(other); }, nb::arg("other"))
+      .def("fmin", [](T self, T other) { return self.fmin(other); }, nb::arg("other"))
+      .def("hypot", [](T self, T other) { return self.hypot(other); }, nb::arg("other"))
+      .def("hypot_", [](nb::object self, T other) { nb::cast<Tensor&>(self).hypot_(other); return self; }, nb::arg("other"))
+      .def("logaddexp", [](T self, T other) { return self.logaddexp(other); }, nb::arg("other"))
+      .def("copysign", [](T self, T other) { return self.copysign(other); }, nb::arg("other"))
+      .def("copysign_", [](nb::object self, T other) { nb::cast<Tensor&>(self).copysign_(other); return self; }, nb::arg("other"))
+      .def("copysign", [](T self, Scalar other) { return self.copysign(other); }, nb::arg("other"))
+      .def("copysign_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).copysign_(other); return self; }, nb::arg("other"))
+      .def("bitwise_and", [](T self, T other) { return self.bitwise_and(other); }, nb::arg("other"))
+      .def("bitwise_and_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_and_(other); return self; }, nb::arg("other"))
+      .def("bitwise_and", [](T self, Scalar other) { return self.bitwise_and(other); }, nb::arg("other"))
+      .def("bitwise_and_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_and_(other); return self; }, nb::arg("other"))
+      .def("bitwise_or", [](T self, T other) { return self.bitwise_or(other); }, nb::arg("other"))
+      .def("bitwise_or_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_or_(other); return self; }, nb::arg("other"))
+      .def("bitwise_or", [](T self, Scalar other) { return self.bitwise_or(other); }, nb::arg("other"))
+      .def("bitwise_or_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_or_(other); return self; }, nb::arg("other"))
+      .def("bitwise_xor", [](T self, T other) { return self.bitwise_xor(other); }, nb::arg("other"))
+      .def("bitwise_xor_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_xor_(other); return self; }, nb::arg("other"))
+      .def("bitwise_xor", [](T self, Scalar other) { return self.bitwise_xor(other); }, nb::arg("other"))
+      .def("bitwise_xor_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_xor_(other); return self; }, nb::arg("other"))
+      .def("bitwise_left_shift", [](T self, T other) { return self.bitwise_left_shift(other); }, nb::arg("other"))
+      .def("bitwise_left_shift_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_left_shift_(other); return self; }, nb::arg("other"))
+      .def("bitwise_left_shift", [](T self, Scalar other) { return self.bitwise_left_shift(other); }, nb::arg("other"))
+      .def("bitwise_left_shift_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_left_shift_(other); return self; }, nb::arg("other"))
+      .def("bitwise_right_shift", [](T self, T other) { return self.bitwise_right_shift(other); }, nb::arg("other"))
+      .def("bitwise_right_shift_", [](nb::object self, T other) { nb::cast<Tensor&>(self).bitwise_right_shift_(other); return self; }, nb::arg("other"))
+      .def("bitwise_right_shift", [](T self, Scalar other) { return self.bitwise_right_shift(other); }, nb::arg("other"))
+      .def("bitwise_right_shift_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_right_shift_(other); return self; }, nb::arg("other"))
+      .def("logical_and", [](T self, T other) { return self.logical_and(other); }, nb::arg("other"))
+      .def("logical_or", [](T self, T other) { return self.logical_or(other); }, nb::arg("other"))
+      .def("logical_xor", [](T self, T other) { return self.logical_xor(other); }, nb::arg("other"))
+      .def("logical_not", [](T self) { return self.logical_not(); })
+      .def("isnan", [](T self) { return self.isnan(); })
+      .def("isinf", [](T self) { return self.isinf(); })
+      .def("isfinite", [](T self) { return self.isfinite(); })
+      .def("nan_to_num", [](T self, std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) { return self.nan_to_num(nan, posinf, neginf); }, nb::arg("nan").none() = nb::none(), nb::arg("posinf").none() = nb::none(), nb::arg("neginf").none() = nb::none())
+      .def("clamp_min", [](T self, T min) { return self.clamp_min(min); }, nb::arg("min"))
+      .def("clamp_min_", [](nb::object self, T min) { nb::cast<Tensor&>(self).clamp_min_(min); return self; }, nb::arg("min"))
+      .def("clamp_max", [](T self, T max) { return self.clamp_max(max); }, nb::arg("max"))
+      .def("clamp_max_", [](nb::object self, T max) { nb::cast<Tensor&>(self).clamp_max_(max); return self; }, nb::arg("max"))
+      .def("addcmul", [](T self, T tensor1, T tensor2, Scalar value) { return self.addcmul(tensor1, tensor2, value); }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
+      .def("addcmul_", [](nb::object self, T tensor1, T tensor2, Scalar value) { nb::cast<Tensor&>(self).addcmul_(tensor1, tensor2, value); return self; }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
+      .def("addcdiv", [](T self, T tensor1, T tensor2, Scalar value) { return self.addcdiv(tensor1, tensor2, value); }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
+      .def("addcdiv_", [](nb::object self, T tensor1, T tensor2, Scalar value) { nb::cast<Tensor&>(self).addcdiv_(tensor1, tensor2, value); return self; }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
       // @generated end method-bindings
       .def("add_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -244,6 +405,58 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("where", [](T c, T a, T b) { return tide::where(c, a, b); });
   m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); });
   m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
+  // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)
+  m.def("_sin_out", [](nb::object out, T self) { tide::sin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_atan2_out", [](nb::object out, T self, T other) { tide::atan2_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_lerp_out", [](nb::object out, T self, T end, Scalar weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
+  m.def("_lerp_out", [](nb::object out, T self, T end, T weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
+  m.def("_cos_out", [](nb::object out, T self) { tide::cos_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_tan_out", [](nb::object out, T self) { tide::tan_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_asin_out", [](nb::object out, T self) { tide::asin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_acos_out", [](nb::object out, T self) { tide::acos_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_atan_out", [](nb::object out, T self) { tide::atan_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sinh_out", [](nb::object out, T self) { tide::sinh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_cosh_out", [](nb::object out, T self) { tide::cosh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_asinh_out", [](nb::object out, T self) { tide::asinh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_acosh_out", [](nb::object out, T self) { tide::acosh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_atanh_out", [](nb::object out, T self) { tide::atanh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_exp2_out", [](nb::object out, T self) { tide::exp2_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_expm1_out", [](nb::object out, T self) { tide::expm1_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_log2_out", [](nb::object out, T self) { tide::log2_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_log10_out", [](nb::object out, T self) { tide::log10_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_log1p_out", [](nb::object out, T self) { tide::log1p_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_rsqrt_out", [](nb::object out, T self) { tide::rsqrt_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_reciprocal_out", [](nb::object out, T self) { tide::reciprocal_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_erf_out", [](nb::object out, T self) { tide::erf_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_erfc_out", [](nb::object out, T self) { tide::erfc_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_erfinv_out", [](nb::object out, T self) { tide::erfinv_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sign_out", [](nb::object out, T self) { tide::sign_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sgn_out", [](nb::object out, T self) { tide::sgn_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_floor_out", [](nb::object out, T self) { tide::floor_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_ceil_out", [](nb::object out, T self) { tide::ceil_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_round_out", [](nb::object out, T self) { tide::round_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_trunc_out", [](nb::object out, T self) { tide::trunc_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_frac_out", [](nb::object out, T self) { tide::frac_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_square_out", [](nb::object out, T self) { tide::square_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_bitwise_not_out", [](nb::object out, T self) { tide::bitwise_not_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_fmod_out", [](nb::object out, T self, T other) { tide::fmod_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_remainder_out", [](nb::object out, T self, T other) { tide::remainder_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_floor_divide_out", [](nb::object out, T self, T other) { tide::floor_divide_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_fmax_out", [](nb::object out, T self, T other) { tide::fmax_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_fmin_out", [](nb::object out, T self, T other) { tide::fmin_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_hypot_out", [](nb::object out, T self, T other) { tide::hypot_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_logaddexp_out", [](nb::object out, T self, T other) { tide::logaddexp_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_copysign_out", [](nb::object out, T self, T other) { tide::copysign_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_and_out", [](nb::object out, T self, T other) { tide::bitwise_and_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_or_out", [](nb::object out, T self, T other) { tide::bitwise_or_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_xor_out", [](nb::object out, T self, T other) { tide::bitwise_xor_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_left_shift_out", [](nb::object out, T self, T other) { tide::bitwise_left_shift_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_bitwise_right_shift_out", [](nb::object out, T self, T other) { tide::bitwise_right_shift_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_clamp_min_out", [](nb::object out, T self, T min) { tide::clamp_min_out(nb::cast<Tensor&>(out), self, min); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("min"));
+  m.def("_clamp_max_out", [](nb::object out, T self, T max) { tide::clamp_max_out(nb::cast<Tensor&>(out), self, max); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("max"));
+  m.def("_addcmul_out", [](nb::object out, T self, T tensor1, T tensor2, Scalar value) { tide::addcmul_out(nb::cast<Tensor&>(out), self, tensor1, tensor2, value); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+  m.def("_addcdiv_out", [](nb::object out, T self, T tensor1, T tensor2, Scalar value) { tide::addcdiv_out(nb::cast<Tensor&>(out), self, tensor1, tensor2, value); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+  // @generated end function-bindings
 }
 
 }  // namespace tide::python

@@ -5,8 +5,23 @@ from . import _C
 
 # @generated begin method-forms (scripts/gen_ops.py from src/ops/ops.yaml: `python: method`)
 _TABLE_METHOD_FORMS = [
-    "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "add", "sub", "mul", "div",
-    "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+    "neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sin", "add", "sub", "mul",
+    "div", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "lerp", "cos",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2", "expm1",
+    "log2", "log10", "log1p", "rsqrt", "reciprocal", "erf", "erfc", "erfinv", "sign", "sgn",
+    "floor", "ceil", "round", "trunc", "frac", "square", "bitwise_not", "fmod", "remainder",
+    "floor_divide", "fmax", "fmin", "hypot", "logaddexp", "copysign", "bitwise_and",
+    "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "logical_and",
+    "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "nan_to_num",
+    "clamp_min", "clamp_max", "addcmul", "addcdiv",
+]
+_TABLE_OUT_FORMS = [
+    "sin", "atan2", "lerp", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+    "acosh", "atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "reciprocal", "erf",
+    "erfc", "erfinv", "sign", "sgn", "floor", "ceil", "round", "trunc", "frac", "square",
+    "bitwise_not", "fmod", "remainder", "floor_divide", "fmax", "fmin", "hypot", "logaddexp",
+    "copysign", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+    "bitwise_right_shift", "clamp_min", "clamp_max", "addcmul", "addcdiv",
 ]
 # @generated end method-forms
 
@@ -19,8 +34,16 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
 
 
 def _method_form(name):
-    def op(input, *args, **kwargs):
-        return getattr(input, name)(*args, **kwargs)
+    if name in _TABLE_OUT_FORMS:
+        out_form = getattr(_C, f"_{name}_out")
+
+        def op(input, *args, out=None, **kwargs):
+            if out is not None:
+                return out_form(out, input, *args, **kwargs)
+            return getattr(input, name)(*args, **kwargs)
+    else:
+        def op(input, *args, **kwargs):
+            return getattr(input, name)(*args, **kwargs)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"tide.{name}(input, ...) is input.{name}(...)"
     return op

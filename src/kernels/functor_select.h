@@ -15,6 +15,9 @@ namespace tide::kernels {
 
 template <class T>
 inline constexpr bool is_float_type_v = std::is_floating_point_v<T> || is_reduced_float<T>::value;
+/// The integer dtypes but bool (shifts).
+template <class T>
+inline constexpr bool is_int_type_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 /// Calls f with the functor for `op` over compute type compute_t<T>: PlainAddOp when alpha is 1
 /// (a plain vectorizable add), logical bool arithmetic, true division on floats only.
@@ -60,6 +63,54 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
     case BinaryOp::Le: f(LeOp<C>{}); return;
     case BinaryOp::Gt: f(GtOp<C>{}); return;
     case BinaryOp::Ge: f(GeOp<C>{}); return;
+    // @generated begin binary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
+    case BinaryOp::Atan2:
+      if constexpr (is_float_type_v<T>) return f(Atan2Op<C>{});
+      break;
+    case BinaryOp::LerpScalar:
+      if constexpr (is_float_type_v<T>) return f(LerpScalarOp<C>{alpha.to<C>()});
+      break;
+    case BinaryOp::Fmod:
+      if constexpr (!std::is_same_v<T, bool>) return f(FmodOp<C>{});
+      break;
+    case BinaryOp::Remainder:
+      if constexpr (!std::is_same_v<T, bool>) return f(RemainderOp<C>{});
+      break;
+    case BinaryOp::FloorDivide:
+      if constexpr (!std::is_same_v<T, bool>) return f(FloorDivideOp<C>{});
+      break;
+    case BinaryOp::Fmax: return f(FmaxOp<C>{});
+    case BinaryOp::Fmin: return f(FminOp<C>{});
+    case BinaryOp::Hypot:
+      if constexpr (is_float_type_v<T>) return f(HypotOp<C>{});
+      break;
+    case BinaryOp::Logaddexp:
+      if constexpr (is_float_type_v<T>) return f(LogaddexpOp<C>{});
+      break;
+    case BinaryOp::Copysign:
+      if constexpr (is_float_type_v<T>) return f(CopysignOp<C>{});
+      break;
+    case BinaryOp::BitwiseAnd:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseAndOp<C>{});
+      break;
+    case BinaryOp::BitwiseOr:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseOrOp<C>{});
+      break;
+    case BinaryOp::BitwiseXor:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseXorOp<C>{});
+      break;
+    case BinaryOp::BitwiseLeftShift:
+      if constexpr (is_int_type_v<T>) return f(BitwiseLeftShiftOp<C>{});
+      break;
+    case BinaryOp::BitwiseRightShift:
+      if constexpr (is_int_type_v<T>) return f(BitwiseRightShiftOp<C>{});
+      break;
+    case BinaryOp::LogicalAnd: return f(LogicalAndOp<C>{});
+    case BinaryOp::LogicalOr: return f(LogicalOrOp<C>{});
+    case BinaryOp::LogicalXor: return f(LogicalXorOp<C>{});
+    case BinaryOp::ClampMin: return f(ClampMinOp<C>{});
+    case BinaryOp::ClampMax: return f(ClampMaxOp<C>{});
+    // @generated end binary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");
 }
@@ -111,9 +162,118 @@ void with_unary_functor(UnaryOp op, const F& f) {
     case UnaryOp::Tanh:
       if constexpr (is_float_type_v<T>) return f(TanhOp<C>{});
       break;
+    case UnaryOp::Sin:
+      if constexpr (is_float_type_v<T>) return f(SinOp<C>{});
+      break;
+    case UnaryOp::Cos:
+      if constexpr (is_float_type_v<T>) return f(CosOp<C>{});
+      break;
+    case UnaryOp::Tan:
+      if constexpr (is_float_type_v<T>) return f(TanOp<C>{});
+      break;
+    case UnaryOp::Asin:
+      if constexpr (is_float_type_v<T>) return f(AsinOp<C>{});
+      break;
+    case UnaryOp::Acos:
+      if constexpr (is_float_type_v<T>) return f(AcosOp<C>{});
+      break;
+    case UnaryOp::Atan:
+      if constexpr (is_float_type_v<T>) return f(AtanOp<C>{});
+      break;
+    case UnaryOp::Sinh:
+      if constexpr (is_float_type_v<T>) return f(SinhOp<C>{});
+      break;
+    case UnaryOp::Cosh:
+      if constexpr (is_float_type_v<T>) return f(CoshOp<C>{});
+      break;
+    case UnaryOp::Asinh:
+      if constexpr (is_float_type_v<T>) return f(AsinhOp<C>{});
+      break;
+    case UnaryOp::Acosh:
+      if constexpr (is_float_type_v<T>) return f(AcoshOp<C>{});
+      break;
+    case UnaryOp::Atanh:
+      if constexpr (is_float_type_v<T>) return f(AtanhOp<C>{});
+      break;
+    case UnaryOp::Exp2:
+      if constexpr (is_float_type_v<T>) return f(Exp2Op<C>{});
+      break;
+    case UnaryOp::Expm1:
+      if constexpr (is_float_type_v<T>) return f(Expm1Op<C>{});
+      break;
+    case UnaryOp::Log2:
+      if constexpr (is_float_type_v<T>) return f(Log2Op<C>{});
+      break;
+    case UnaryOp::Log10:
+      if constexpr (is_float_type_v<T>) return f(Log10Op<C>{});
+      break;
+    case UnaryOp::Log1p:
+      if constexpr (is_float_type_v<T>) return f(Log1pOp<C>{});
+      break;
+    case UnaryOp::Rsqrt:
+      if constexpr (is_float_type_v<T>) return f(RsqrtOp<C>{});
+      break;
+    case UnaryOp::Reciprocal:
+      if constexpr (is_float_type_v<T>) return f(ReciprocalOp<C>{});
+      break;
+    case UnaryOp::Erf:
+      if constexpr (is_float_type_v<T>) return f(ErfOp<C>{});
+      break;
+    case UnaryOp::Erfc:
+      if constexpr (is_float_type_v<T>) return f(ErfcOp<C>{});
+      break;
+    case UnaryOp::Erfinv:
+      if constexpr (is_float_type_v<T>) return f(ErfinvOp<C>{});
+      break;
+    case UnaryOp::Sign: return f(SignOp<C>{});
+    case UnaryOp::Sgn: return f(SgnOp<C>{});
+    case UnaryOp::Floor:
+      if constexpr (!std::is_same_v<T, bool>) return f(FloorOp<C>{});
+      break;
+    case UnaryOp::Ceil:
+      if constexpr (!std::is_same_v<T, bool>) return f(CeilOp<C>{});
+      break;
+    case UnaryOp::Round:
+      if constexpr (!std::is_same_v<T, bool>) return f(RoundOp<C>{});
+      break;
+    case UnaryOp::Trunc:
+      if constexpr (!std::is_same_v<T, bool>) return f(TruncOp<C>{});
+      break;
+    case UnaryOp::Frac:
+      if constexpr (is_float_type_v<T>) return f(FracOp<C>{});
+      break;
+    case UnaryOp::Square:
+      if constexpr (!std::is_same_v<T, bool>) return f(SquareOp<C>{});
+      break;
+    case UnaryOp::BitwiseNot:
+      if constexpr (std::is_integral_v<T>) return f(BitwiseNotOp<C>{});
+      break;
     // @generated end unary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for this dtype");
+}
+
+/// Calls f with the functor for `op` over compute_t<T>; `param` is the op's Scalar argument
+/// (lerp's weight), in the compute type.
+template <class T, class F>
+void with_ternary_functor(TernaryOp op, [[maybe_unused]] const Scalar& param,
+                          [[maybe_unused]] const F& f) {
+  using C [[maybe_unused]] = compute_t<T>;
+  switch (op) {
+    // @generated begin ternary-functors (scripts/gen_ops.py from src/ops/ops.yaml: `dtypes`)
+    case TernaryOp::Lerp:
+      if constexpr (is_float_type_v<T>) return f(LerpOp<C>{});
+      break;
+    case TernaryOp::ClampTensor: return f(ClampTensorOp<C>{});
+    case TernaryOp::Addcmul:
+      if constexpr (!std::is_same_v<T, bool>) return f(AddcmulOp<C>{param.to<C>()});
+      break;
+    case TernaryOp::Addcdiv:
+      if constexpr (is_float_type_v<T>) return f(AddcdivOp<C>{param.to<C>()});
+      break;
+    // @generated end ternary-functors
+  }
+  TIDE_INTERNAL_ASSERT(false, "ternary op ", static_cast<int>(op), " has no kernel for this dtype");
 }
 
 /// The scalar operand of a binary op in the compute type: comparisons round it to the tensor's

@@ -26,6 +26,9 @@ extern KernelStub<void(BinaryOp, const Tensor&, const Tensor&, const Scalar&, bo
                        const Scalar&)>
     binary_scalar_stub;
 extern KernelStub<void(UnaryOp, const Tensor&, const Tensor&)> unary_stub;
+extern KernelStub<void(TernaryOp, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                       const Scalar&)>
+    ternary_stub;
 extern KernelStub<void(const Tensor&, const Tensor&, const std::optional<Scalar>&,
                        const std::optional<Scalar>&)>
     clamp_stub;

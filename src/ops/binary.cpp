@@ -17,6 +17,7 @@
 #include "ops/elementwise.h"
 #include "ops/elementwise_plans.h"
 #include "ops/op_common.h"
+#include "ops/torch_names.h"
 #include "ops/type_promotion.h"
 #include "tide/ops.h"
 
@@ -27,8 +28,7 @@ using kernels::BinaryOp;
 
 using Arg = detail::BinaryArg;
 
-/// Where the result goes: a new tensor, self (in place) or a caller's out.
-enum class Dest : int8_t { New, InPlace, Out };
+using detail::Dest;
 
 void check_alpha(Dtype dtype, const Scalar& alpha, const char* where) {
   TIDE_CHECK(!alpha.is_bool() || dtype == kBool, "[", where,
@@ -90,8 +90,11 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
   Dtype compute = promote(a, b);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) check_alpha(compute, alpha, where);
   if (op == BinaryOp::Sub) check_sub(a, b, where);
-  // True division of integers gives the default dtype, as torch.
-  if (op == BinaryOp::Div && !is_floating_point(compute)) compute = get_default_dtype();
+  // True division (and the table's other `result: float` ops) of integers gives the default
+  // dtype, as torch.
+  if (kernels::computes_in_float(op) && !is_floating_point(compute)) compute = get_default_dtype();
+  TIDE_CHECK(kernels::accepts(op, compute), "[", where, "] \"", where, "\" not implemented for '",
+             detail::torch_type_name(compute), "'; convert the operands to a dtype the op supports");
   if (op == BinaryOp::Pow && a.tensor && !b.tensor) {
     TIDE_CHECK(!(is_integral(a.tensor->dtype(), true) && !b.scalar.is_floating_point() &&
                  b.scalar.to_int64() < 0),
@@ -106,14 +109,7 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
                             : detail::broadcast_shapes(a.tensor->shape(), b.tensor->shape(), where);
   Tensor result;
   if (dest != Dest::New) {
-    TIDE_CHECK(target.shape() == out_shape, "[", where, "] ",
-               dest == Dest::InPlace ? "output with shape " : "out with shape ",
-               detail::bracket_shape(target.shape()), " doesn't match the broadcast shape ",
-               detail::bracket_shape(out_shape),
-               dest == Dest::InPlace ? "; in-place ops cannot grow self, use the out-of-place op"
-                                     : "; allocate out with the broadcast shape (out is never resized)");
-    detail::check_can_cast_to_output(out_dtype, target.dtype(), where);
-    detail::check_no_internal_overlap(target, where);
+    detail::check_destination(dest, target, out_shape, out_dtype, where);
     if (a.tensor && !a.tensor->is_same(target)) detail::check_no_partial_overlap(target, *a.tensor, where);
     if (b.tensor) detail::check_no_partial_overlap(target, *b.tensor, where);
     if (target.dtype() == out_dtype) result = target;
@@ -149,14 +145,7 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
     detail::run_kernel(device, where, kernels::binary_stub, op, result, *pa, *pb, alpha);
   }
 
-  // 5. deliver
-  if (dest != Dest::New) target.storage().bump_version();  // Note [Version counters]
-  if (dest == Dest::New) {
-    target = std::move(result);
-  } else if (!result.is_same(target)) {
-    target.copy_(result);
-  }
-  return target;
+  return detail::deliver(dest, target, result);  // 5.
 }
 
 }  // namespace

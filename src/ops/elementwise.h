@@ -3,8 +3,10 @@
 // `Scalar - Tensor` and `Scalar / Tensor`, and helpers the elementwise front ends share.
 
 #include <string>
+#include <utility>
 
 #include "ops/op_common.h"
+#include "ops/type_promotion.h"
 #include "tide/tensor.h"
 
 namespace tide::detail {
@@ -13,6 +15,8 @@ namespace tide::detail {
 /// division) behind `Scalar - Tensor` and `Scalar / Tensor`, and the in-place forms behind
 /// Tensor::add_ etc. (result dtype castable to self's, as torch).
 // @generated begin detail-declarations (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor& sin_(Tensor& self);
+Tensor& atan2_(Tensor& self, const Tensor& other);
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha = 1);
 Tensor rdiv(const Tensor& self, Scalar other);
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha = 1);
@@ -23,7 +27,83 @@ Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
+Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor& cos_(Tensor& self);
+Tensor& tan_(Tensor& self);
+Tensor& asin_(Tensor& self);
+Tensor& acos_(Tensor& self);
+Tensor& atan_(Tensor& self);
+Tensor& sinh_(Tensor& self);
+Tensor& cosh_(Tensor& self);
+Tensor& asinh_(Tensor& self);
+Tensor& acosh_(Tensor& self);
+Tensor& atanh_(Tensor& self);
+Tensor& exp2_(Tensor& self);
+Tensor& expm1_(Tensor& self);
+Tensor& log2_(Tensor& self);
+Tensor& log10_(Tensor& self);
+Tensor& log1p_(Tensor& self);
+Tensor& rsqrt_(Tensor& self);
+Tensor& reciprocal_(Tensor& self);
+Tensor& erf_(Tensor& self);
+Tensor& erfc_(Tensor& self);
+Tensor& erfinv_(Tensor& self);
+Tensor& sign_(Tensor& self);
+Tensor& sgn_(Tensor& self);
+Tensor& floor_(Tensor& self);
+Tensor& ceil_(Tensor& self);
+Tensor& round_(Tensor& self);
+Tensor& trunc_(Tensor& self);
+Tensor& frac_(Tensor& self);
+Tensor& square_(Tensor& self);
+Tensor& bitwise_not_(Tensor& self);
+Tensor& fmod_(Tensor& self, const Tensor& other);
+Tensor& fmod_(Tensor& self, Scalar other);
+Tensor& remainder_(Tensor& self, const Tensor& other);
+Tensor& remainder_(Tensor& self, Scalar other);
+Tensor& floor_divide_(Tensor& self, const Tensor& other);
+Tensor& floor_divide_(Tensor& self, Scalar other);
+Tensor& hypot_(Tensor& self, const Tensor& other);
+Tensor& copysign_(Tensor& self, const Tensor& other);
+Tensor& copysign_(Tensor& self, Scalar other);
+Tensor& bitwise_and_(Tensor& self, const Tensor& other);
+Tensor& bitwise_and_(Tensor& self, Scalar other);
+Tensor& bitwise_or_(Tensor& self, const Tensor& other);
+Tensor& bitwise_or_(Tensor& self, Scalar other);
+Tensor& bitwise_xor_(Tensor& self, const Tensor& other);
+Tensor& bitwise_xor_(Tensor& self, Scalar other);
+Tensor& bitwise_left_shift_(Tensor& self, const Tensor& other);
+Tensor& bitwise_left_shift_(Tensor& self, Scalar other);
+Tensor& bitwise_right_shift_(Tensor& self, const Tensor& other);
+Tensor& bitwise_right_shift_(Tensor& self, Scalar other);
+Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max);
+Tensor& clamp_min_(Tensor& self, const Tensor& min);
+Tensor& clamp_max_(Tensor& self, const Tensor& max);
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
 // @generated end detail-declarations
+
+/// Where an elementwise plan's result goes: a new tensor, self (in place) or a caller's out.
+enum class Dest : int8_t { New, InPlace, Out };
+
+/// The elementwise plans' checks of an in-place or out= destination against the result's shape
+/// (out is never resized) and dtype (castable, torch's rule), and for elements sharing memory.
+inline void check_destination(Dest dest, const Tensor& target, const DimVector& shape,
+                              Dtype result, const char* where);
+
+/// The elementwise plans' last step: a new result becomes `target`; a written destination's
+/// version goes up (Note [Version counters]) and it receives a copy when the result was
+/// computed elsewhere (in the compute dtype).
+inline Tensor& deliver(Dest dest, Tensor& target, Tensor& result) {
+  if (dest == Dest::New) {
+    target = std::move(result);
+    return target;
+  }
+  target.storage().bump_version();
+  if (!result.is_same(target)) target.copy_(result);
+  return target;
+}
 
 /// `t` viewed with `shape` (stride 0 along broadcast dims); `t` itself when the shape matches.
 /// `shape` must be a broadcast of t's shape (checked by broadcast_shapes beforehand).
@@ -74,6 +154,18 @@ inline void check_no_partial_overlap(const Tensor& out, const Tensor& in, const 
              "] unsupported operation: some elements of the input tensor and the written-to "
              "tensor refer to a single memory location. Please clone() the tensor before "
              "performing the operation.");
+}
+
+inline void check_destination(Dest dest, const Tensor& target, const DimVector& shape,
+                              Dtype result, const char* where) {
+  TIDE_CHECK(target.shape() == shape, "[", where, "] ",
+             dest == Dest::InPlace ? "output with shape " : "out with shape ",
+             bracket_shape(target.shape()), " doesn't match the broadcast shape ",
+             bracket_shape(shape),
+             dest == Dest::InPlace ? "; in-place ops cannot grow self, use the out-of-place op"
+                                   : "; allocate out with the broadcast shape (out is never resized)");
+  check_can_cast_to_output(result, target.dtype(), where);
+  check_no_internal_overlap(target, where);
 }
 
 }  // namespace tide::detail

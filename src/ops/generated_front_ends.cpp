@@ -18,7 +18,9 @@
 
 namespace tide {
 
+using detail::PointwiseDtype;
 using kernels::BinaryOp;
+using kernels::TernaryOp;
 using kernels::UnaryOp;
 
 Tensor neg(const Tensor& self) {
@@ -81,6 +83,21 @@ Tensor tanh(const Tensor& self) {
     return autograd::traced::tanh(self);
   }
   return detail::unary_float(UnaryOp::Tanh, self, "tanh");
+}
+
+Tensor sin(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sin(self);
+  }
+  return detail::unary_float(UnaryOp::Sin, self, "sin");
+}
+
+Tensor& sin_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sin_out");
+  }
+  return detail::unary_out(UnaryOp::Sin, out, self, true, "sin_out",
+                            nullptr);
 }
 
 Tensor add(const Tensor& self, const Tensor& other, Scalar alpha) {
@@ -202,6 +219,20 @@ Tensor minimum(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Minimum, self, other, 1, "minimum");
 }
 
+Tensor atan2(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::atan2(self, other);
+  }
+  return detail::binary(BinaryOp::Atan2, self, other, 1, "atan2");
+}
+
+Tensor& atan2_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("atan2_out");
+  }
+  return detail::binary_out(BinaryOp::Atan2, out, self, other, 1, "atan2_out");
+}
+
 Tensor eq(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Eq, self, other, 1, "eq");
 }
@@ -276,6 +307,805 @@ Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar
     return autograd::traced::clamp(self, min, max);
   }
   return detail::plain_clamp(self, min, max);
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end))) {
+    return autograd::traced::lerp(self, end, weight);
+  }
+  return detail::pointwise(BinaryOp::LerpScalar, {&self, &end},
+                           weight, PointwiseDtype::Same, "lerp");
+}
+
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, Scalar weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, end))) {
+    autograd::traced::check_out_variant("lerp_out");
+  }
+  return detail::pointwise_out(BinaryOp::LerpScalar, out, {&self, &end},
+                               weight, PointwiseDtype::Same, "lerp_out");
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end, weight))) {
+    return autograd::traced::lerp(self, end, weight);
+  }
+  return detail::pointwise(TernaryOp::Lerp, {&self, &end, &weight},
+                           0, PointwiseDtype::SameAll, "lerp");
+}
+
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, end, weight))) {
+    autograd::traced::check_out_variant("lerp_out");
+  }
+  return detail::pointwise_out(TernaryOp::Lerp, out, {&self, &end, &weight},
+                               0, PointwiseDtype::SameAll, "lerp_out");
+}
+
+Tensor cos(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cos(self);
+  }
+  return detail::unary_float(UnaryOp::Cos, self, "cos");
+}
+
+Tensor& cos_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("cos_out");
+  }
+  return detail::unary_out(UnaryOp::Cos, out, self, true, "cos_out",
+                            nullptr);
+}
+
+Tensor tan(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::tan(self);
+  }
+  return detail::unary_float(UnaryOp::Tan, self, "tan");
+}
+
+Tensor& tan_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("tan_out");
+  }
+  return detail::unary_out(UnaryOp::Tan, out, self, true, "tan_out",
+                            nullptr);
+}
+
+Tensor asin(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asin(self);
+  }
+  return detail::unary_float(UnaryOp::Asin, self, "asin");
+}
+
+Tensor& asin_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("asin_out");
+  }
+  return detail::unary_out(UnaryOp::Asin, out, self, true, "asin_out",
+                            nullptr);
+}
+
+Tensor acos(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acos(self);
+  }
+  return detail::unary_float(UnaryOp::Acos, self, "acos");
+}
+
+Tensor& acos_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("acos_out");
+  }
+  return detail::unary_out(UnaryOp::Acos, out, self, true, "acos_out",
+                            nullptr);
+}
+
+Tensor atan(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atan(self);
+  }
+  return detail::unary_float(UnaryOp::Atan, self, "atan");
+}
+
+Tensor& atan_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("atan_out");
+  }
+  return detail::unary_out(UnaryOp::Atan, out, self, true, "atan_out",
+                            nullptr);
+}
+
+Tensor sinh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sinh(self);
+  }
+  return detail::unary_float(UnaryOp::Sinh, self, "sinh");
+}
+
+Tensor& sinh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sinh_out");
+  }
+  return detail::unary_out(UnaryOp::Sinh, out, self, true, "sinh_out",
+                            nullptr);
+}
+
+Tensor cosh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cosh(self);
+  }
+  return detail::unary_float(UnaryOp::Cosh, self, "cosh");
+}
+
+Tensor& cosh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("cosh_out");
+  }
+  return detail::unary_out(UnaryOp::Cosh, out, self, true, "cosh_out",
+                            nullptr);
+}
+
+Tensor asinh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asinh(self);
+  }
+  return detail::unary_float(UnaryOp::Asinh, self, "asinh");
+}
+
+Tensor& asinh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("asinh_out");
+  }
+  return detail::unary_out(UnaryOp::Asinh, out, self, true, "asinh_out",
+                            nullptr);
+}
+
+Tensor acosh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acosh(self);
+  }
+  return detail::unary_float(UnaryOp::Acosh, self, "acosh");
+}
+
+Tensor& acosh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("acosh_out");
+  }
+  return detail::unary_out(UnaryOp::Acosh, out, self, true, "acosh_out",
+                            nullptr);
+}
+
+Tensor atanh(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atanh(self);
+  }
+  return detail::unary_float(UnaryOp::Atanh, self, "atanh");
+}
+
+Tensor& atanh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("atanh_out");
+  }
+  return detail::unary_out(UnaryOp::Atanh, out, self, true, "atanh_out",
+                            nullptr);
+}
+
+Tensor exp2(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::exp2(self);
+  }
+  return detail::unary_float(UnaryOp::Exp2, self, "exp2");
+}
+
+Tensor& exp2_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("exp2_out");
+  }
+  return detail::unary_out(UnaryOp::Exp2, out, self, true, "exp2_out",
+                            nullptr);
+}
+
+Tensor expm1(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::expm1(self);
+  }
+  return detail::unary_float(UnaryOp::Expm1, self, "expm1");
+}
+
+Tensor& expm1_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("expm1_out");
+  }
+  return detail::unary_out(UnaryOp::Expm1, out, self, true, "expm1_out",
+                            nullptr);
+}
+
+Tensor log2(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log2(self);
+  }
+  return detail::unary_float(UnaryOp::Log2, self, "log2");
+}
+
+Tensor& log2_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("log2_out");
+  }
+  return detail::unary_out(UnaryOp::Log2, out, self, true, "log2_out",
+                            nullptr);
+}
+
+Tensor log10(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log10(self);
+  }
+  return detail::unary_float(UnaryOp::Log10, self, "log10");
+}
+
+Tensor& log10_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("log10_out");
+  }
+  return detail::unary_out(UnaryOp::Log10, out, self, true, "log10_out",
+                            nullptr);
+}
+
+Tensor log1p(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log1p(self);
+  }
+  return detail::unary_float(UnaryOp::Log1p, self, "log1p");
+}
+
+Tensor& log1p_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("log1p_out");
+  }
+  return detail::unary_out(UnaryOp::Log1p, out, self, true, "log1p_out",
+                            nullptr);
+}
+
+Tensor rsqrt(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::rsqrt(self);
+  }
+  return detail::unary_float(UnaryOp::Rsqrt, self, "rsqrt");
+}
+
+Tensor& rsqrt_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("rsqrt_out");
+  }
+  return detail::unary_out(UnaryOp::Rsqrt, out, self, true, "rsqrt_out",
+                            nullptr);
+}
+
+Tensor reciprocal(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::reciprocal(self);
+  }
+  return detail::unary_float(UnaryOp::Reciprocal, self, "reciprocal");
+}
+
+Tensor& reciprocal_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("reciprocal_out");
+  }
+  return detail::unary_out(UnaryOp::Reciprocal, out, self, true, "reciprocal_out",
+                            nullptr);
+}
+
+Tensor erf(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erf(self);
+  }
+  return detail::unary_float(UnaryOp::Erf, self, "erf");
+}
+
+Tensor& erf_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("erf_out");
+  }
+  return detail::unary_out(UnaryOp::Erf, out, self, true, "erf_out",
+                            nullptr);
+}
+
+Tensor erfc(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfc(self);
+  }
+  return detail::unary_float(UnaryOp::Erfc, self, "erfc");
+}
+
+Tensor& erfc_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("erfc_out");
+  }
+  return detail::unary_out(UnaryOp::Erfc, out, self, true, "erfc_out",
+                            nullptr);
+}
+
+Tensor erfinv(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfinv(self);
+  }
+  return detail::unary_float(UnaryOp::Erfinv, self, "erfinv");
+}
+
+Tensor& erfinv_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("erfinv_out");
+  }
+  return detail::unary_out(UnaryOp::Erfinv, out, self, true, "erfinv_out",
+                            nullptr);
+}
+
+Tensor sign(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sign(self);
+  }
+  return detail::unary_same(UnaryOp::Sign, self, "sign",
+                            nullptr);
+}
+
+Tensor& sign_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sign_out");
+  }
+  return detail::unary_out(UnaryOp::Sign, out, self, false, "sign_out",
+                            nullptr);
+}
+
+Tensor sgn(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sgn(self);
+  }
+  return detail::unary_same(UnaryOp::Sgn, self, "sgn",
+                            nullptr);
+}
+
+Tensor& sgn_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sgn_out");
+  }
+  return detail::unary_out(UnaryOp::Sgn, out, self, false, "sgn_out",
+                            nullptr);
+}
+
+Tensor floor(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::floor(self);
+  }
+  return detail::unary_same(UnaryOp::Floor, self, "floor",
+                            nullptr);
+}
+
+Tensor& floor_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("floor_out");
+  }
+  return detail::unary_out(UnaryOp::Floor, out, self, false, "floor_out",
+                            nullptr);
+}
+
+Tensor ceil(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::ceil(self);
+  }
+  return detail::unary_same(UnaryOp::Ceil, self, "ceil",
+                            nullptr);
+}
+
+Tensor& ceil_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("ceil_out");
+  }
+  return detail::unary_out(UnaryOp::Ceil, out, self, false, "ceil_out",
+                            nullptr);
+}
+
+Tensor round(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::round(self);
+  }
+  return detail::unary_same(UnaryOp::Round, self, "round",
+                            nullptr);
+}
+
+Tensor& round_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("round_out");
+  }
+  return detail::unary_out(UnaryOp::Round, out, self, false, "round_out",
+                            nullptr);
+}
+
+Tensor trunc(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::trunc(self);
+  }
+  return detail::unary_same(UnaryOp::Trunc, self, "trunc",
+                            nullptr);
+}
+
+Tensor& trunc_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("trunc_out");
+  }
+  return detail::unary_out(UnaryOp::Trunc, out, self, false, "trunc_out",
+                            nullptr);
+}
+
+Tensor frac(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::frac(self);
+  }
+  return detail::unary_same(UnaryOp::Frac, self, "frac",
+                            nullptr);
+}
+
+Tensor& frac_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("frac_out");
+  }
+  return detail::unary_out(UnaryOp::Frac, out, self, false, "frac_out",
+                            nullptr);
+}
+
+Tensor square(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::square(self);
+  }
+  return detail::unary_same(UnaryOp::Square, self, "square",
+                            nullptr);
+}
+
+Tensor& square_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("square_out");
+  }
+  return detail::unary_out(UnaryOp::Square, out, self, false, "square_out",
+                            nullptr);
+}
+
+Tensor bitwise_not(const Tensor& self) {
+  return detail::unary_same(UnaryOp::BitwiseNot, self, "bitwise_not",
+                            nullptr);
+}
+
+Tensor& bitwise_not_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("bitwise_not_out");
+  }
+  return detail::unary_out(UnaryOp::BitwiseNot, out, self, false, "bitwise_not_out",
+                            nullptr);
+}
+
+Tensor fmod(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmod(self, other);
+  }
+  return detail::binary(BinaryOp::Fmod, self, other, 1, "fmod");
+}
+
+Tensor& fmod_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("fmod_out");
+  }
+  return detail::binary_out(BinaryOp::Fmod, out, self, other, 1, "fmod_out");
+}
+
+Tensor fmod(const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::fmod(self, other);
+  }
+  return detail::binary(BinaryOp::Fmod, self, other, 1, "fmod");
+}
+
+Tensor remainder(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::remainder(self, other);
+  }
+  return detail::binary(BinaryOp::Remainder, self, other, 1, "remainder");
+}
+
+Tensor& remainder_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("remainder_out");
+  }
+  return detail::binary_out(BinaryOp::Remainder, out, self, other, 1, "remainder_out");
+}
+
+Tensor remainder(const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::remainder(self, other);
+  }
+  return detail::binary(BinaryOp::Remainder, self, other, 1, "remainder");
+}
+
+Tensor floor_divide(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::FloorDivide, self, other, 1, "floor_divide");
+}
+
+Tensor& floor_divide_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("floor_divide_out");
+  }
+  return detail::binary_out(BinaryOp::FloorDivide, out, self, other, 1, "floor_divide_out");
+}
+
+Tensor floor_divide(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::FloorDivide, self, other, 1, "floor_divide");
+}
+
+Tensor fmax(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmax(self, other);
+  }
+  return detail::binary(BinaryOp::Fmax, self, other, 1, "fmax");
+}
+
+Tensor& fmax_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("fmax_out");
+  }
+  return detail::binary_out(BinaryOp::Fmax, out, self, other, 1, "fmax_out");
+}
+
+Tensor fmin(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmin(self, other);
+  }
+  return detail::binary(BinaryOp::Fmin, self, other, 1, "fmin");
+}
+
+Tensor& fmin_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("fmin_out");
+  }
+  return detail::binary_out(BinaryOp::Fmin, out, self, other, 1, "fmin_out");
+}
+
+Tensor hypot(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::hypot(self, other);
+  }
+  return detail::binary(BinaryOp::Hypot, self, other, 1, "hypot");
+}
+
+Tensor& hypot_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("hypot_out");
+  }
+  return detail::binary_out(BinaryOp::Hypot, out, self, other, 1, "hypot_out");
+}
+
+Tensor logaddexp(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::logaddexp(self, other);
+  }
+  return detail::binary(BinaryOp::Logaddexp, self, other, 1, "logaddexp");
+}
+
+Tensor& logaddexp_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("logaddexp_out");
+  }
+  return detail::binary_out(BinaryOp::Logaddexp, out, self, other, 1, "logaddexp_out");
+}
+
+Tensor copysign(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::copysign(self, other);
+  }
+  return detail::binary(BinaryOp::Copysign, self, other, 1, "copysign");
+}
+
+Tensor& copysign_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("copysign_out");
+  }
+  return detail::binary_out(BinaryOp::Copysign, out, self, other, 1, "copysign_out");
+}
+
+Tensor copysign(const Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::copysign(self, other);
+  }
+  return detail::binary(BinaryOp::Copysign, self, other, 1, "copysign");
+}
+
+Tensor bitwise_and(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseAnd, self, other, 1, "bitwise_and");
+}
+
+Tensor& bitwise_and_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_and_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseAnd, out, self, other, 1, "bitwise_and_out");
+}
+
+Tensor bitwise_and(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseAnd, self, other, 1, "bitwise_and");
+}
+
+Tensor bitwise_or(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseOr, self, other, 1, "bitwise_or");
+}
+
+Tensor& bitwise_or_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_or_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseOr, out, self, other, 1, "bitwise_or_out");
+}
+
+Tensor bitwise_or(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseOr, self, other, 1, "bitwise_or");
+}
+
+Tensor bitwise_xor(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseXor, self, other, 1, "bitwise_xor");
+}
+
+Tensor& bitwise_xor_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_xor_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseXor, out, self, other, 1, "bitwise_xor_out");
+}
+
+Tensor bitwise_xor(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseXor, self, other, 1, "bitwise_xor");
+}
+
+Tensor bitwise_left_shift(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseLeftShift, self, other, 1, "bitwise_left_shift");
+}
+
+Tensor& bitwise_left_shift_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_left_shift_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseLeftShift, out, self, other, 1,
+                            "bitwise_left_shift_out");
+}
+
+Tensor bitwise_left_shift(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseLeftShift, self, other, 1, "bitwise_left_shift");
+}
+
+Tensor bitwise_right_shift(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::BitwiseRightShift, self, other, 1, "bitwise_right_shift");
+}
+
+Tensor& bitwise_right_shift_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("bitwise_right_shift_out");
+  }
+  return detail::binary_out(BinaryOp::BitwiseRightShift, out, self, other, 1,
+                            "bitwise_right_shift_out");
+}
+
+Tensor bitwise_right_shift(const Tensor& self, Scalar other) {
+  return detail::binary(BinaryOp::BitwiseRightShift, self, other, 1, "bitwise_right_shift");
+}
+
+Tensor logical_and(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::LogicalAnd, self, other, 1, "logical_and");
+}
+
+Tensor logical_or(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::LogicalOr, self, other, 1, "logical_or");
+}
+
+Tensor logical_xor(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::LogicalXor, self, other, 1, "logical_xor");
+}
+
+Tensor logical_not(const Tensor& self) {
+  return detail::plain_logical_not(self);
+}
+
+Tensor isnan(const Tensor& self) {
+  return detail::plain_isnan(self);
+}
+
+Tensor isinf(const Tensor& self) {
+  return detail::plain_isinf(self);
+}
+
+Tensor isfinite(const Tensor& self) {
+  return detail::plain_isfinite(self);
+}
+
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                  std::optional<double> neginf) {
+  return detail::plain_nan_to_num(self, nan, posinf, neginf);
+}
+
+Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min, max))) {
+    return autograd::traced::clamp(self, min, max);
+  }
+  return detail::pointwise(TernaryOp::ClampTensor, {&self, &min, &max},
+                           0, PointwiseDtype::Promote, "clamp");
+}
+
+Tensor& clamp_out(Tensor& out, const Tensor& self, const Tensor& min, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, min, max))) {
+    autograd::traced::check_out_variant("clamp_out");
+  }
+  return detail::pointwise_out(TernaryOp::ClampTensor, out, {&self, &min, &max},
+                               0, PointwiseDtype::Promote, "clamp_out");
+}
+
+Tensor clamp_min(const Tensor& self, const Tensor& min) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min))) {
+    return autograd::traced::clamp_min(self, min);
+  }
+  return detail::pointwise(BinaryOp::ClampMin, {&self, &min},
+                           0, PointwiseDtype::Promote, "clamp_min");
+}
+
+Tensor& clamp_min_out(Tensor& out, const Tensor& self, const Tensor& min) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, min))) {
+    autograd::traced::check_out_variant("clamp_min_out");
+  }
+  return detail::pointwise_out(BinaryOp::ClampMin, out, {&self, &min},
+                               0, PointwiseDtype::Promote, "clamp_min_out");
+}
+
+Tensor clamp_max(const Tensor& self, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, max))) {
+    return autograd::traced::clamp_max(self, max);
+  }
+  return detail::pointwise(BinaryOp::ClampMax, {&self, &max},
+                           0, PointwiseDtype::Promote, "clamp_max");
+}
+
+Tensor& clamp_max_out(Tensor& out, const Tensor& self, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, max))) {
+    autograd::traced::check_out_variant("clamp_max_out");
+  }
+  return detail::pointwise_out(BinaryOp::ClampMax, out, {&self, &max},
+                               0, PointwiseDtype::Promote, "clamp_max_out");
+}
+
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcmul(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise(TernaryOp::Addcmul, {&self, &tensor1, &tensor2},
+                           value, PointwiseDtype::PromoteAll, "addcmul");
+}
+
+Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, tensor1, tensor2))) {
+    autograd::traced::check_out_variant("addcmul_out");
+  }
+  return detail::pointwise_out(TernaryOp::Addcmul, out, {&self, &tensor1, &tensor2},
+                               value, PointwiseDtype::PromoteAll, "addcmul_out");
+}
+
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcdiv(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise(TernaryOp::Addcdiv, {&self, &tensor1, &tensor2},
+                           value, PointwiseDtype::PromoteAll, "addcdiv");
+}
+
+Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, tensor1, tensor2))) {
+    autograd::traced::check_out_variant("addcdiv_out");
+  }
+  return detail::pointwise_out(TernaryOp::Addcdiv, out, {&self, &tensor1, &tensor2},
+                               value, PointwiseDtype::PromoteAll, "addcdiv_out");
 }
 
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype) {
@@ -421,7 +1251,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
     return autograd::traced::conv2d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
   }
-  return detail::plain_conv2d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
+  return detail::plain_conv2d(input, weight, bias, std::move(stride), std::move(padding),
+                              std::move(dilation), groups);
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
@@ -429,7 +1260,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
     return autograd::traced::conv2d(input, weight, bias, std::move(stride), padding, std::move(dilation), groups);
   }
-  return detail::plain_conv2d(input, weight, bias, std::move(stride), padding, std::move(dilation), groups);
+  return detail::plain_conv2d(input, weight, bias, std::move(stride), padding, std::move(dilation),
+                              groups);
 }
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
@@ -437,7 +1269,8 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
     return autograd::traced::conv1d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
   }
-  return detail::plain_conv1d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
+  return detail::plain_conv1d(input, weight, bias, std::move(stride), std::move(padding),
+                              std::move(dilation), groups);
 }
 
 Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -445,7 +1278,8 @@ Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::max_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
   }
-  return detail::plain_max_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
+  return detail::plain_max_pool2d(self, std::move(kernel_size), std::move(stride),
+                                  std::move(padding), std::move(dilation), ceil_mode);
 }
 
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
@@ -454,7 +1288,8 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::max_pool2d_with_indices(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
   }
-  return detail::plain_max_pool2d_with_indices(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
+  return detail::plain_max_pool2d_with_indices(self, std::move(kernel_size), std::move(stride),
+                                               std::move(padding), std::move(dilation), ceil_mode);
 }
 
 Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -463,7 +1298,9 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::avg_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), ceil_mode, count_include_pad, divisor_override);
   }
-  return detail::plain_avg_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), ceil_mode, count_include_pad, divisor_override);
+  return detail::plain_avg_pool2d(self, std::move(kernel_size), std::move(stride),
+                                  std::move(padding), ceil_mode, count_include_pad,
+                                  divisor_override);
 }
 
 Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
@@ -479,10 +1316,26 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
   if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
     return autograd::traced::batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
   }
-  return detail::plain_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+  return detail::plain_batch_norm(input, weight, bias, running_mean, running_var, training,
+                                  momentum, eps, cudnn_enabled);
 }
 
 namespace detail {
+
+Tensor& sin_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sin_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sin, self, true, "Tensor::sin_",
+                            nullptr);
+}
+
+Tensor& atan2_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::atan2_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Atan2, self, other, 1, "Tensor::atan2_");
+}
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
@@ -552,6 +1405,392 @@ Tensor& div_(Tensor& self, Scalar other) {
     return autograd::traced::div_(self, other);
   }
   return detail::binary_inplace(BinaryOp::Div, self, other, 1, "Tensor::div_");
+}
+
+Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end))) {
+    return autograd::traced::lerp_(self, end, weight);
+  }
+  return detail::pointwise_inplace(BinaryOp::LerpScalar, self, {&self, &end},
+                                   weight, PointwiseDtype::Same, "Tensor::lerp_");
+}
+
+Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, end, weight))) {
+    return autograd::traced::lerp_(self, end, weight);
+  }
+  return detail::pointwise_inplace(TernaryOp::Lerp, self, {&self, &end, &weight},
+                                   0, PointwiseDtype::SameAll, "Tensor::lerp_");
+}
+
+Tensor& cos_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cos_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Cos, self, true, "Tensor::cos_",
+                            nullptr);
+}
+
+Tensor& tan_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::tan_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Tan, self, true, "Tensor::tan_",
+                            nullptr);
+}
+
+Tensor& asin_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asin_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Asin, self, true, "Tensor::asin_",
+                            nullptr);
+}
+
+Tensor& acos_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acos_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Acos, self, true, "Tensor::acos_",
+                            nullptr);
+}
+
+Tensor& atan_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atan_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Atan, self, true, "Tensor::atan_",
+                            nullptr);
+}
+
+Tensor& sinh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sinh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sinh, self, true, "Tensor::sinh_",
+                            nullptr);
+}
+
+Tensor& cosh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cosh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Cosh, self, true, "Tensor::cosh_",
+                            nullptr);
+}
+
+Tensor& asinh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::asinh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Asinh, self, true, "Tensor::asinh_",
+                            nullptr);
+}
+
+Tensor& acosh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::acosh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Acosh, self, true, "Tensor::acosh_",
+                            nullptr);
+}
+
+Tensor& atanh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::atanh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Atanh, self, true, "Tensor::atanh_",
+                            nullptr);
+}
+
+Tensor& exp2_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::exp2_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Exp2, self, true, "Tensor::exp2_",
+                            nullptr);
+}
+
+Tensor& expm1_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::expm1_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Expm1, self, true, "Tensor::expm1_",
+                            nullptr);
+}
+
+Tensor& log2_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log2_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Log2, self, true, "Tensor::log2_",
+                            nullptr);
+}
+
+Tensor& log10_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log10_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Log10, self, true, "Tensor::log10_",
+                            nullptr);
+}
+
+Tensor& log1p_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log1p_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Log1p, self, true, "Tensor::log1p_",
+                            nullptr);
+}
+
+Tensor& rsqrt_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::rsqrt_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Rsqrt, self, true, "Tensor::rsqrt_",
+                            nullptr);
+}
+
+Tensor& reciprocal_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::reciprocal_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Reciprocal, self, true, "Tensor::reciprocal_",
+                            nullptr);
+}
+
+Tensor& erf_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erf_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Erf, self, true, "Tensor::erf_",
+                            nullptr);
+}
+
+Tensor& erfc_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfc_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Erfc, self, true, "Tensor::erfc_",
+                            nullptr);
+}
+
+Tensor& erfinv_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::erfinv_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Erfinv, self, true, "Tensor::erfinv_",
+                            nullptr);
+}
+
+Tensor& sign_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sign_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sign, self, false, "Tensor::sign_",
+                            nullptr);
+}
+
+Tensor& sgn_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sgn_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sgn, self, false, "Tensor::sgn_",
+                            nullptr);
+}
+
+Tensor& floor_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::floor_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Floor, self, false, "Tensor::floor_",
+                            nullptr);
+}
+
+Tensor& ceil_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::ceil_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Ceil, self, false, "Tensor::ceil_",
+                            nullptr);
+}
+
+Tensor& round_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::round_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Round, self, false, "Tensor::round_",
+                            nullptr);
+}
+
+Tensor& trunc_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::trunc_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Trunc, self, false, "Tensor::trunc_",
+                            nullptr);
+}
+
+Tensor& frac_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::frac_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Frac, self, false, "Tensor::frac_",
+                            nullptr);
+}
+
+Tensor& square_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::square_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Square, self, false, "Tensor::square_",
+                            nullptr);
+}
+
+Tensor& bitwise_not_(Tensor& self) {
+  return detail::unary_inplace(UnaryOp::BitwiseNot, self, false, "Tensor::bitwise_not_",
+                            nullptr);
+}
+
+Tensor& fmod_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::fmod_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Fmod, self, other, 1, "Tensor::fmod_");
+}
+
+Tensor& fmod_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::fmod_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Fmod, self, other, 1, "Tensor::fmod_");
+}
+
+Tensor& remainder_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::remainder_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Remainder, self, other, 1, "Tensor::remainder_");
+}
+
+Tensor& remainder_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::remainder_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Remainder, self, other, 1, "Tensor::remainder_");
+}
+
+Tensor& floor_divide_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::FloorDivide, self, other, 1, "Tensor::floor_divide_");
+}
+
+Tensor& floor_divide_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::FloorDivide, self, other, 1, "Tensor::floor_divide_");
+}
+
+Tensor& hypot_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::hypot_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Hypot, self, other, 1, "Tensor::hypot_");
+}
+
+Tensor& copysign_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::copysign_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Copysign, self, other, 1, "Tensor::copysign_");
+}
+
+Tensor& copysign_(Tensor& self, Scalar other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::copysign_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Copysign, self, other, 1, "Tensor::copysign_");
+}
+
+Tensor& bitwise_and_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseAnd, self, other, 1, "Tensor::bitwise_and_");
+}
+
+Tensor& bitwise_and_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseAnd, self, other, 1, "Tensor::bitwise_and_");
+}
+
+Tensor& bitwise_or_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseOr, self, other, 1, "Tensor::bitwise_or_");
+}
+
+Tensor& bitwise_or_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseOr, self, other, 1, "Tensor::bitwise_or_");
+}
+
+Tensor& bitwise_xor_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseXor, self, other, 1, "Tensor::bitwise_xor_");
+}
+
+Tensor& bitwise_xor_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseXor, self, other, 1, "Tensor::bitwise_xor_");
+}
+
+Tensor& bitwise_left_shift_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseLeftShift, self, other, 1,
+                                "Tensor::bitwise_left_shift_");
+}
+
+Tensor& bitwise_left_shift_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseLeftShift, self, other, 1,
+                                "Tensor::bitwise_left_shift_");
+}
+
+Tensor& bitwise_right_shift_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::BitwiseRightShift, self, other, 1,
+                                "Tensor::bitwise_right_shift_");
+}
+
+Tensor& bitwise_right_shift_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::BitwiseRightShift, self, other, 1,
+                                "Tensor::bitwise_right_shift_");
+}
+
+Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min, max))) {
+    return autograd::traced::clamp_(self, min, max);
+  }
+  return detail::pointwise_inplace(TernaryOp::ClampTensor, self, {&self, &min, &max},
+                                   0, PointwiseDtype::Promote, "Tensor::clamp_");
+}
+
+Tensor& clamp_min_(Tensor& self, const Tensor& min) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, min))) {
+    return autograd::traced::clamp_min_(self, min);
+  }
+  return detail::pointwise_inplace(BinaryOp::ClampMin, self, {&self, &min},
+                                   0, PointwiseDtype::Promote, "Tensor::clamp_min_");
+}
+
+Tensor& clamp_max_(Tensor& self, const Tensor& max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, max))) {
+    return autograd::traced::clamp_max_(self, max);
+  }
+  return detail::pointwise_inplace(BinaryOp::ClampMax, self, {&self, &max},
+                                   0, PointwiseDtype::Promote, "Tensor::clamp_max_");
+}
+
+Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcmul_(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise_inplace(TernaryOp::Addcmul, self, {&self, &tensor1, &tensor2},
+                                   value, PointwiseDtype::PromoteAll, "Tensor::addcmul_");
+}
+
+Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, tensor1, tensor2))) {
+    return autograd::traced::addcdiv_(self, tensor1, tensor2, value);
+  }
+  return detail::pointwise_inplace(TernaryOp::Addcdiv, self, {&self, &tensor1, &tensor2},
+                                   value, PointwiseDtype::PromoteAll, "Tensor::addcdiv_");
 }
 
 }  // namespace detail

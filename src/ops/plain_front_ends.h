@@ -22,6 +22,12 @@ Tensor plain_where(const Tensor& condition, const Tensor& self, const Tensor& ot
 Tensor plain_where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor plain_where(const Tensor& condition, Scalar self, const Tensor& other);
 Tensor plain_clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor plain_logical_not(const Tensor& self);
+Tensor plain_isnan(const Tensor& self);
+Tensor plain_isinf(const Tensor& self);
+Tensor plain_isfinite(const Tensor& self);
+Tensor plain_nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                        std::optional<double> neginf);
 Tensor plain_sum(const Tensor& self, std::optional<Dtype> dtype);
 Tensor plain_sum(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
 Tensor plain_sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim,

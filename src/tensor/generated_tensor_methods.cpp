@@ -35,6 +35,12 @@ Tensor Tensor::sigmoid() const {
 Tensor Tensor::tanh() const {
   return tide::tanh(*this);
 }
+Tensor Tensor::sin() const {
+  return tide::sin(*this);
+}
+Tensor& Tensor::sin_() {
+  return detail::sin_(*this);
+}
 Tensor Tensor::add(const Tensor& other, Scalar alpha) const {
   return tide::add(*this, other, alpha);
 }
@@ -70,6 +76,12 @@ Tensor Tensor::maximum(const Tensor& other) const {
 }
 Tensor Tensor::minimum(const Tensor& other) const {
   return tide::minimum(*this, other);
+}
+Tensor Tensor::atan2(const Tensor& other) const {
+  return tide::atan2(*this, other);
+}
+Tensor& Tensor::atan2_(const Tensor& other) {
+  return detail::atan2_(*this, other);
 }
 Tensor& Tensor::add_(const Tensor& other, Scalar alpha) {
   return detail::add_(*this, other, alpha);
@@ -136,6 +148,370 @@ Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
 }
 Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
   return tide::clamp(*this, min, max);
+}
+Tensor Tensor::lerp(const Tensor& end, Scalar weight) const {
+  return tide::lerp(*this, end, weight);
+}
+Tensor& Tensor::lerp_(const Tensor& end, Scalar weight) {
+  return detail::lerp_(*this, end, weight);
+}
+Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const {
+  return tide::lerp(*this, end, weight);
+}
+Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) {
+  return detail::lerp_(*this, end, weight);
+}
+Tensor Tensor::cos() const {
+  return tide::cos(*this);
+}
+Tensor& Tensor::cos_() {
+  return detail::cos_(*this);
+}
+Tensor Tensor::tan() const {
+  return tide::tan(*this);
+}
+Tensor& Tensor::tan_() {
+  return detail::tan_(*this);
+}
+Tensor Tensor::asin() const {
+  return tide::asin(*this);
+}
+Tensor& Tensor::asin_() {
+  return detail::asin_(*this);
+}
+Tensor Tensor::acos() const {
+  return tide::acos(*this);
+}
+Tensor& Tensor::acos_() {
+  return detail::acos_(*this);
+}
+Tensor Tensor::atan() const {
+  return tide::atan(*this);
+}
+Tensor& Tensor::atan_() {
+  return detail::atan_(*this);
+}
+Tensor Tensor::sinh() const {
+  return tide::sinh(*this);
+}
+Tensor& Tensor::sinh_() {
+  return detail::sinh_(*this);
+}
+Tensor Tensor::cosh() const {
+  return tide::cosh(*this);
+}
+Tensor& Tensor::cosh_() {
+  return detail::cosh_(*this);
+}
+Tensor Tensor::asinh() const {
+  return tide::asinh(*this);
+}
+Tensor& Tensor::asinh_() {
+  return detail::asinh_(*this);
+}
+Tensor Tensor::acosh() const {
+  return tide::acosh(*this);
+}
+Tensor& Tensor::acosh_() {
+  return detail::acosh_(*this);
+}
+Tensor Tensor::atanh() const {
+  return tide::atanh(*this);
+}
+Tensor& Tensor::atanh_() {
+  return detail::atanh_(*this);
+}
+Tensor Tensor::exp2() const {
+  return tide::exp2(*this);
+}
+Tensor& Tensor::exp2_() {
+  return detail::exp2_(*this);
+}
+Tensor Tensor::expm1() const {
+  return tide::expm1(*this);
+}
+Tensor& Tensor::expm1_() {
+  return detail::expm1_(*this);
+}
+Tensor Tensor::log2() const {
+  return tide::log2(*this);
+}
+Tensor& Tensor::log2_() {
+  return detail::log2_(*this);
+}
+Tensor Tensor::log10() const {
+  return tide::log10(*this);
+}
+Tensor& Tensor::log10_() {
+  return detail::log10_(*this);
+}
+Tensor Tensor::log1p() const {
+  return tide::log1p(*this);
+}
+Tensor& Tensor::log1p_() {
+  return detail::log1p_(*this);
+}
+Tensor Tensor::rsqrt() const {
+  return tide::rsqrt(*this);
+}
+Tensor& Tensor::rsqrt_() {
+  return detail::rsqrt_(*this);
+}
+Tensor Tensor::reciprocal() const {
+  return tide::reciprocal(*this);
+}
+Tensor& Tensor::reciprocal_() {
+  return detail::reciprocal_(*this);
+}
+Tensor Tensor::erf() const {
+  return tide::erf(*this);
+}
+Tensor& Tensor::erf_() {
+  return detail::erf_(*this);
+}
+Tensor Tensor::erfc() const {
+  return tide::erfc(*this);
+}
+Tensor& Tensor::erfc_() {
+  return detail::erfc_(*this);
+}
+Tensor Tensor::erfinv() const {
+  return tide::erfinv(*this);
+}
+Tensor& Tensor::erfinv_() {
+  return detail::erfinv_(*this);
+}
+Tensor Tensor::sign() const {
+  return tide::sign(*this);
+}
+Tensor& Tensor::sign_() {
+  return detail::sign_(*this);
+}
+Tensor Tensor::sgn() const {
+  return tide::sgn(*this);
+}
+Tensor& Tensor::sgn_() {
+  return detail::sgn_(*this);
+}
+Tensor Tensor::floor() const {
+  return tide::floor(*this);
+}
+Tensor& Tensor::floor_() {
+  return detail::floor_(*this);
+}
+Tensor Tensor::ceil() const {
+  return tide::ceil(*this);
+}
+Tensor& Tensor::ceil_() {
+  return detail::ceil_(*this);
+}
+Tensor Tensor::round() const {
+  return tide::round(*this);
+}
+Tensor& Tensor::round_() {
+  return detail::round_(*this);
+}
+Tensor Tensor::trunc() const {
+  return tide::trunc(*this);
+}
+Tensor& Tensor::trunc_() {
+  return detail::trunc_(*this);
+}
+Tensor Tensor::frac() const {
+  return tide::frac(*this);
+}
+Tensor& Tensor::frac_() {
+  return detail::frac_(*this);
+}
+Tensor Tensor::square() const {
+  return tide::square(*this);
+}
+Tensor& Tensor::square_() {
+  return detail::square_(*this);
+}
+Tensor Tensor::bitwise_not() const {
+  return tide::bitwise_not(*this);
+}
+Tensor& Tensor::bitwise_not_() {
+  return detail::bitwise_not_(*this);
+}
+Tensor Tensor::fmod(const Tensor& other) const {
+  return tide::fmod(*this, other);
+}
+Tensor& Tensor::fmod_(const Tensor& other) {
+  return detail::fmod_(*this, other);
+}
+Tensor Tensor::fmod(Scalar other) const {
+  return tide::fmod(*this, other);
+}
+Tensor& Tensor::fmod_(Scalar other) {
+  return detail::fmod_(*this, other);
+}
+Tensor Tensor::remainder(const Tensor& other) const {
+  return tide::remainder(*this, other);
+}
+Tensor& Tensor::remainder_(const Tensor& other) {
+  return detail::remainder_(*this, other);
+}
+Tensor Tensor::remainder(Scalar other) const {
+  return tide::remainder(*this, other);
+}
+Tensor& Tensor::remainder_(Scalar other) {
+  return detail::remainder_(*this, other);
+}
+Tensor Tensor::floor_divide(const Tensor& other) const {
+  return tide::floor_divide(*this, other);
+}
+Tensor& Tensor::floor_divide_(const Tensor& other) {
+  return detail::floor_divide_(*this, other);
+}
+Tensor Tensor::floor_divide(Scalar other) const {
+  return tide::floor_divide(*this, other);
+}
+Tensor& Tensor::floor_divide_(Scalar other) {
+  return detail::floor_divide_(*this, other);
+}
+Tensor Tensor::fmax(const Tensor& other) const {
+  return tide::fmax(*this, other);
+}
+Tensor Tensor::fmin(const Tensor& other) const {
+  return tide::fmin(*this, other);
+}
+Tensor Tensor::hypot(const Tensor& other) const {
+  return tide::hypot(*this, other);
+}
+Tensor& Tensor::hypot_(const Tensor& other) {
+  return detail::hypot_(*this, other);
+}
+Tensor Tensor::logaddexp(const Tensor& other) const {
+  return tide::logaddexp(*this, other);
+}
+Tensor Tensor::copysign(const Tensor& other) const {
+  return tide::copysign(*this, other);
+}
+Tensor& Tensor::copysign_(const Tensor& other) {
+  return detail::copysign_(*this, other);
+}
+Tensor Tensor::copysign(Scalar other) const {
+  return tide::copysign(*this, other);
+}
+Tensor& Tensor::copysign_(Scalar other) {
+  return detail::copysign_(*this, other);
+}
+Tensor Tensor::bitwise_and(const Tensor& other) const {
+  return tide::bitwise_and(*this, other);
+}
+Tensor& Tensor::bitwise_and_(const Tensor& other) {
+  return detail::bitwise_and_(*this, other);
+}
+Tensor Tensor::bitwise_and(Scalar other) const {
+  return tide::bitwise_and(*this, other);
+}
+Tensor& Tensor::bitwise_and_(Scalar other) {
+  return detail::bitwise_and_(*this, other);
+}
+Tensor Tensor::bitwise_or(const Tensor& other) const {
+  return tide::bitwise_or(*this, other);
+}
+Tensor& Tensor::bitwise_or_(const Tensor& other) {
+  return detail::bitwise_or_(*this, other);
+}
+Tensor Tensor::bitwise_or(Scalar other) const {
+  return tide::bitwise_or(*this, other);
+}
+Tensor& Tensor::bitwise_or_(Scalar other) {
+  return detail::bitwise_or_(*this, other);
+}
+Tensor Tensor::bitwise_xor(const Tensor& other) const {
+  return tide::bitwise_xor(*this, other);
+}
+Tensor& Tensor::bitwise_xor_(const Tensor& other) {
+  return detail::bitwise_xor_(*this, other);
+}
+Tensor Tensor::bitwise_xor(Scalar other) const {
+  return tide::bitwise_xor(*this, other);
+}
+Tensor& Tensor::bitwise_xor_(Scalar other) {
+  return detail::bitwise_xor_(*this, other);
+}
+Tensor Tensor::bitwise_left_shift(const Tensor& other) const {
+  return tide::bitwise_left_shift(*this, other);
+}
+Tensor& Tensor::bitwise_left_shift_(const Tensor& other) {
+  return detail::bitwise_left_shift_(*this, other);
+}
+Tensor Tensor::bitwise_left_shift(Scalar other) const {
+  return tide::bitwise_left_shift(*this, other);
+}
+Tensor& Tensor::bitwise_left_shift_(Scalar other) {
+  return detail::bitwise_left_shift_(*this, other);
+}
+Tensor Tensor::bitwise_right_shift(const Tensor& other) const {
+  return tide::bitwise_right_shift(*this, other);
+}
+Tensor& Tensor::bitwise_right_shift_(const Tensor& other) {
+  return detail::bitwise_right_shift_(*this, other);
+}
+Tensor Tensor::bitwise_right_shift(Scalar other) const {
+  return tide::bitwise_right_shift(*this, other);
+}
+Tensor& Tensor::bitwise_right_shift_(Scalar other) {
+  return detail::bitwise_right_shift_(*this, other);
+}
+Tensor Tensor::logical_and(const Tensor& other) const {
+  return tide::logical_and(*this, other);
+}
+Tensor Tensor::logical_or(const Tensor& other) const {
+  return tide::logical_or(*this, other);
+}
+Tensor Tensor::logical_xor(const Tensor& other) const {
+  return tide::logical_xor(*this, other);
+}
+Tensor Tensor::logical_not() const {
+  return tide::logical_not(*this);
+}
+Tensor Tensor::isnan() const {
+  return tide::isnan(*this);
+}
+Tensor Tensor::isinf() const {
+  return tide::isinf(*this);
+}
+Tensor Tensor::isfinite() const {
+  return tide::isfinite(*this);
+}
+Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf) const {
+  return tide::nan_to_num(*this, nan, posinf, neginf);
+}
+Tensor Tensor::clamp(const Tensor& min, const Tensor& max) const {
+  return tide::clamp(*this, min, max);
+}
+Tensor& Tensor::clamp_(const Tensor& min, const Tensor& max) {
+  return detail::clamp_(*this, min, max);
+}
+Tensor Tensor::clamp_min(const Tensor& min) const {
+  return tide::clamp_min(*this, min);
+}
+Tensor& Tensor::clamp_min_(const Tensor& min) {
+  return detail::clamp_min_(*this, min);
+}
+Tensor Tensor::clamp_max(const Tensor& max) const {
+  return tide::clamp_max(*this, max);
+}
+Tensor& Tensor::clamp_max_(const Tensor& max) {
+  return detail::clamp_max_(*this, max);
+}
+Tensor Tensor::addcmul(const Tensor& tensor1, const Tensor& tensor2, Scalar value) const {
+  return tide::addcmul(*this, tensor1, tensor2, value);
+}
+Tensor& Tensor::addcmul_(const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  return detail::addcmul_(*this, tensor1, tensor2, value);
+}
+Tensor Tensor::addcdiv(const Tensor& tensor1, const Tensor& tensor2, Scalar value) const {
+  return tide::addcdiv(*this, tensor1, tensor2, value);
+}
+Tensor& Tensor::addcdiv_(const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+  return detail::addcdiv_(*this, tensor1, tensor2, value);
 }
 Tensor Tensor::sum(std::optional<Dtype> dtype) const {
   return tide::sum(*this, dtype);

@@ -3,6 +3,7 @@
 // is not differentiable (abs and relu at 0, ties of max, clamp's bounds) with probability 1.
 
 #include "support/gradcheck.h"
+#include "support/table_samples.h"
 
 #include <gtest/gtest.h>
 
@@ -77,6 +78,30 @@ TEST(Gradcheck, UnaryOps) {
   EXPECT_TRUE(gradcheck([](V x) { return sigmoid(x[0]); }, {rnd({5}, 38)}));
   EXPECT_TRUE(gradcheck([](V x) { return tanh(x[0]); }, {rnd({5}, 39)}));
   EXPECT_TRUE(gradcheck([](V x) { return -x[0]; }, {rnd({5}, 40)}));
+}
+
+// Every op table sample with derivatives (tests/support/table_samples.h), and its in-place form
+// on a copy of operand 0 (the shared formula, with self's value saved before the write).
+TEST(Gradcheck, TableSamplesAndTheirInPlaceForms) {
+  uint64_t seed = 1000;
+  const std::vector<std::vector<int64_t>> shapes = {{2, 3}, {3}, {2, 1}};
+  for (const test::TableSample& s : test::table_samples()) {
+    if (s.differentiable.empty()) continue;
+    SCOPED_TRACE(s.name);
+    manual_seed(seed++);
+    std::vector<Tensor> in;
+    for (int i = 0; i < s.tensors; ++i) in.push_back(test::sample_input(s.domains[i], shapes[i], kFloat64));
+    EXPECT_TRUE(gradcheck([&s](V x) { return s.op(x); }, in));
+    if (s.inplace) {
+      // in place needs self of the broadcast shape
+      in[0] = test::sample_input(s.domains[0], {2, 3}, kFloat64);
+      EXPECT_TRUE(gradcheck([&s](V x) {
+        std::vector<Tensor> copy = x;
+        copy[0] = x[0].clone();
+        return s.inplace(copy);
+      }, in));
+    }
+  }
 }
 
 TEST(Gradcheck, SumAndMeanOverAllAndSomeDims) {

@@ -18,6 +18,7 @@
 
 #include "device_helpers.h"
 #include "support/cudnn_switches_guard.h"
+#include "support/table_samples.h"
 #include "tide/autograd.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
@@ -188,6 +189,33 @@ TEST(OpsVsCpu, UnaryOpsMatchCpuBitForBit) {
                    sqrt(t[0]), t[0].sqrt(), relu(t[0]),  sigmoid(t[0]), tanh(t[0]),
                    t[1].neg(), t[1].abs(),  t[1].relu(), exp(t[1])};
   });
+}
+
+// Every op table sample (tests/support/table_samples.h), with its in-place and out= forms:
+// operands of shapes [3, 5], [5] and [3, 1] (broadcast); out in the result's dtype (the goldens
+// check other out dtypes).
+TEST(OpsVsCpu, TableSamplesMatchCpuInEveryForm) {
+  TIDE_REQUIRE_DEVICES(1);
+  manual_seed(2025);
+  const std::vector<std::vector<int64_t>> shapes = {{3, 5}, {5}, {3, 1}};
+  for (const test::TableSample& s : test::table_samples()) {
+    Tensors in;
+    for (int i = 0; i < s.tensors; ++i) in.push_back(test::sample_input(s.domains[i], shapes[i], s.dtype));
+    expect_matches_cpu(s.name, in, [&s](const Tensors& t) {
+      const Tensor result = s.op(t);
+      Tensors results{result};
+      if (s.inplace) {
+        Tensors copy = t;
+        copy[0] = t[0].clone();
+        results.push_back(s.inplace(copy));
+      }
+      if (s.out) {
+        Tensor out = empty_like(result);
+        results.push_back(s.out(t, out));
+      }
+      return results;
+    });
+  }
 }
 
 TEST(OpsVsCpu, ReductionsWholeAndPerDimMatchCpuBitForBit) {

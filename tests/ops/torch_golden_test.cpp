@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/golden_json.h"
+#include "support/table_samples.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
 #include "tide/tensor.h"
@@ -227,6 +228,41 @@ const std::map<std::string, OpRunner>& op_table() {
   return table;
 }
 
+/// "table:NAME", "table_inplace:NAME", "table_out:NAME": the op table's sample NAME
+/// (tests/support/table_samples.h, generated from src/ops/ops.yaml), in that form.
+std::optional<OpRunner> table_runner(const std::string& op) {
+  const size_t colon = op.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  const std::string kind = op.substr(0, colon), name = op.substr(colon + 1);
+  for (const test::TableSample& s : test::table_samples()) {
+    if (name != s.name) continue;
+    if (kind == "table") {
+      return [&s](const Inputs& in, const json&) { return Outputs{s.op(in)}; };
+    }
+    if (kind == "table_inplace" && s.inplace) {
+      return [&s](const Inputs& in, const json&) {
+        Inputs copy = in;
+        copy[0] = in[0].clone();
+        return Outputs{s.inplace(copy)};
+      };
+    }
+    if (kind == "table_out" && s.out) {
+      return [&s](const Inputs& in, const json& a) {
+        Tensor out = empty(a.at("out_shape").get<std::vector<int64_t>>(),
+                           dtype(dtype_named(a.at("out_dtype").get<std::string>())));
+        return Outputs{s.out(in, out)};
+      };
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<OpRunner> find_runner(const std::string& op) {
+  auto it = op_table().find(op);
+  if (it != op_table().end()) return it->second;
+  return table_runner(op);
+}
+
 // ---- comparing with torch's output
 
 std::vector<double> values_as_double(const Tensor& t) {
@@ -295,8 +331,8 @@ class MatchesTorch : public ::testing::TestWithParam<OpGolden> {};
 TEST_P(MatchesTorch, Golden) {
   const json& spec = GetParam().spec;
   const auto op = spec.at("op").get<std::string>();
-  auto it = op_table().find(op);
-  ASSERT_NE(it, op_table().end()) << "no runner for op " << op;
+  const std::optional<OpRunner> runner = find_runner(op);
+  ASSERT_TRUE(runner.has_value()) << "no runner for op " << op;
   Inputs inputs;
   for (const json& t : spec.at("inputs")) inputs.push_back(tensor_from_json(t));
   const json& args = spec.at("args");
@@ -304,7 +340,7 @@ TEST_P(MatchesTorch, Golden) {
   if (spec.contains("raises")) {
     SCOPED_TRACE("torch says: " + spec.at("raises").get<std::string>());
     try {
-      Outputs out = it->second(inputs, args);
+      Outputs out = (*runner)(inputs, args);
       // Asynchronous ops report errors at the next synchronizing call.
       for (const Tensor& t : out) (void)t.cpu();
       ADD_FAILURE() << "expected tide::Error, as torch rejects this call";
@@ -316,7 +352,7 @@ TEST_P(MatchesTorch, Golden) {
     return;
   }
 
-  Outputs out = it->second(inputs, args);
+  Outputs out = (*runner)(inputs, args);
   const json& expected = spec.at("outputs");
   ASSERT_EQ(out.size(), expected.size());
   for (size_t i = 0; i < out.size(); ++i) expect_matches(out[i], expected[i], i);
@@ -333,7 +369,7 @@ TEST(TorchGoldens, FileIsPresentAndEveryOpHasARunner) {
                                   << "/op_goldens.json; run scripts/gen_op_goldens.py";
   std::set<std::string> ops;
   for (const auto& g : goldens) ops.insert(g.spec.at("op").get<std::string>());
-  for (const auto& op : ops) EXPECT_TRUE(op_table().count(op)) << op;
+  for (const auto& op : ops) EXPECT_TRUE(find_runner(op).has_value()) << op;
 }
 
 TEST(TorchGoldens, ComparisonToleratesFloatRoundingOnly) {

@@ -41,6 +41,7 @@ void index_select_cpu(const Tensor& out, const Tensor& in, const Tensor& index, 
 decltype(binary_stub) binary_stub{&binary_kernel};
 decltype(binary_scalar_stub) binary_scalar_stub{&binary_scalar_kernel};
 decltype(unary_stub) unary_stub{&unary_kernel};
+decltype(ternary_stub) ternary_stub{&ternary_kernel};
 decltype(clamp_stub) clamp_stub{&clamp_kernel};
 decltype(where_stub) where_stub{&where_kernel};
 decltype(fill_stub) fill_stub{&fill_kernel};
@@ -72,6 +73,7 @@ std::vector<StubInfo> all_stubs() {
   std::vector<StubInfo> stubs{{"binary", binary_stub.cuda != nullptr},
           {"binary_scalar", binary_scalar_stub.cuda != nullptr},
           {"unary", unary_stub.cuda != nullptr},
+          {"ternary", ternary_stub.cuda != nullptr},
           {"clamp", clamp_stub.cuda != nullptr},
           {"where", where_stub.cuda != nullptr},
           {"fill", fill_stub.cuda != nullptr},

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "kernels/cuda/launch_config.h"
@@ -46,7 +47,19 @@ struct ComputeIn {
     using C = kernels::compute_t<T>;
     return kernels::convert<Out>(op(kernels::convert<C>(x), kernels::convert<C>(y)));
   }
+  TIDE_HOST_DEVICE Out operator()(T x, T y, T z) const {
+    using C = kernels::compute_t<T>;
+    return kernels::convert<Out>(
+        op(kernels::convert<C>(x), kernels::convert<C>(y), kernels::convert<C>(z)));
+  }
 };
+
+/// The storage type a functor's result is stored as: bool for comparisons, T otherwise.
+template <class T, class Op>
+using stored_t = std::conditional_t<
+    std::is_same_v<std::decay_t<decltype(std::declval<Op>()(compute_t<T>{}, compute_t<T>{}))>,
+                   bool>,
+    bool, T>;
 
 /// W elements of T as one aligned unit: copying it is a single W * sizeof(T)-byte access.
 template <class T, int W>

@@ -11,6 +11,7 @@ void register_elementwise_kernels() {
   kernels::binary_stub.cuda = &binary_kernel;
   kernels::binary_scalar_stub.cuda = &binary_scalar_kernel;
   kernels::unary_stub.cuda = &unary_kernel;
+  kernels::ternary_stub.cuda = &ternary_kernel;
   kernels::clamp_stub.cuda = &clamp_kernel;
   kernels::where_stub.cuda = &where_kernel;
   kernels::fill_stub.cuda = &fill_kernel;

@@ -11,7 +11,7 @@
 
 namespace tide::kernels::cuda {
 
-// elementwise_binary.cu
+// elementwise_binary.cu, elementwise_binary_scalar.cu
 void binary_kernel(kernels::BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
                    const Scalar& alpha);
 void binary_scalar_kernel(kernels::BinaryOp op, const Tensor& out, const Tensor& a,
@@ -22,6 +22,10 @@ void unary_kernel(kernels::UnaryOp op, const Tensor& out, const Tensor& a);
 void clamp_kernel(const Tensor& out, const Tensor& a, const std::optional<Scalar>& lo,
                   const std::optional<Scalar>& hi);
 void where_kernel(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b);
+
+// elementwise_ternary.cu
+void ternary_kernel(kernels::TernaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
+                    const Tensor& c, const Scalar& param);
 
 // elementwise_copy.cu
 void fill_kernel(const Tensor& t, const Scalar& value);

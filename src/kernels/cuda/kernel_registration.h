@@ -5,7 +5,7 @@
 
 namespace tide::kernels::cuda {
 
-/// binary, binary_scalar, unary, clamp, where, fill, copy (kernels/cuda/elementwise*.cu).
+/// binary, binary_scalar, unary, ternary, clamp, where, fill, copy (kernels/cuda/elementwise*.cu).
 void register_elementwise_kernels();
 /// sum, min_max, softmax, nll_loss, index_select, cat, uniform, normal, randint.
 void register_reduction_index_random_kernels();
