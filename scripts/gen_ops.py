@@ -50,8 +50,16 @@ class Arg:
         "int[]": "std::vector<int64_t>",
         "bool": "bool",
         "ScalarType?": "std::optional<Dtype>",
+        # Losses: an absent Tensor? is an undefined Tensor (tide's convention, not an optional);
+        # float is double, as libtorch; Reduction is tide::Reduction (tide/ops.h).
+        "Tensor?": "const Tensor&",
+        "float": "double",
+        "Reduction": "Reduction",
     }
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
+    # Defaults whose C++ spelling depends on the type.
+    TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",
+                      ("Reduction", "None"): "Reduction::None", ("Reduction", "Sum"): "Reduction::Sum"}
 
     def __init__(self, text, kw_only):
         m = re.fullmatch(r"(\S+) (\w+)(?:=(\S+))?", text.strip())
@@ -74,7 +82,8 @@ class Arg:
         return self.type == "Tensor(a!)"
 
     def decl(self, defaults):
-        value = self.CPP_DEFAULTS.get(self.default, self.default)
+        value = self.TYPED_DEFAULTS.get((self.type, self.default),
+                                        self.CPP_DEFAULTS.get(self.default, self.default))
         d = f" = {value}" if defaults and self.default is not None else ""
         return f"{self.cpp} {self.name}{d}"
 
@@ -112,7 +121,7 @@ class Op:
             raise ValueError(f"{entry['func']}: return type must be one of {', '.join(self.RETURNS)}")
         if self.plan not in ("unary_same", "unary_float", "binary", "explicit"):
             raise ValueError(f"{entry['func']}: unknown plan {self.plan!r}")
-        if self.autograd not in ("traced", "refuse", "none"):
+        if self.autograd not in ("traced", "refuse", "none", "composite"):
             raise ValueError(f"{entry['func']}: unknown autograd {self.autograd!r}")
 
     @property

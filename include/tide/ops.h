@@ -117,14 +117,43 @@ Tensor softmax(const Tensor& self, int64_t dim);
 Tensor log_softmax(const Tensor& self, int64_t dim);
 // @generated end function-declarations nn
 enum class Reduction { None, Mean, Sum };
-/// input (N, C) or (C,) log-probabilities; target (N,) or () class indices (int64).
-Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+// @generated begin function-declarations losses (scripts/gen_ops.py from src/ops/ops.yaml)
+/// self (N, C) or (C,) log-probabilities; target (N,) or () class indices (int64).
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight = {},
                 Reduction reduction = Reduction::Mean, int64_t ignore_index = -100);
-Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
-                     Reduction reduction = Reduction::Mean, int64_t ignore_index = -100);
-/// (input - target)^2, broadcast as torch does, reduced by `reduction` (a composition of
-/// sub, mul and sum/mean, so autograd differentiates it).
-Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction = Reduction::Mean);
+/// self (N, C, ...) or (C,) logits; target class indices (int64, shape without the class
+/// dim) or class probabilities (floating, self's shape). log_softmax then nll_loss, or the
+/// weighted sum of -p log q for probabilities; label_smoothing mixes in the uniform target.
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                     Reduction reduction = Reduction::Mean, int64_t ignore_index = -100,
+                     double label_smoothing = 0.0);
+/// (self - target)^2, broadcast as torch does, reduced by `reduction`.
+Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean);
+/// |self - target|, reduced by `reduction`.
+Tensor l1_loss(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean);
+/// 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = self - target); beta 0 is l1_loss.
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target,
+                      Reduction reduction = Reduction::Mean, double beta = 1.0);
+/// 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = self - target).
+Tensor huber_loss(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean,
+                  double delta = 1.0);
+/// -w (t log p + (1 - t) log(1 - p)), each log clamped to >= -100 as torch; p in [0, 1].
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                            Reduction reduction = Reduction::Mean);
+/// binary_cross_entropy(sigmoid(self), target), computed stably; pos_weight scales t log p.
+Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
+                                        const Tensor& weight = {}, const Tensor& pos_weight = {},
+                                        Reduction reduction = Reduction::Mean);
+/// target (log target - self) pointwise (self: log-probabilities); Mean averages every element.
+Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean,
+              bool log_target = false);
+/// max(0, -target (input1 - input2) + margin).
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           double margin = 0.0, Reduction reduction = Reduction::Mean);
+/// 1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1.
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                             double margin = 0.0, Reduction reduction = Reduction::Mean);
+// @generated end function-declarations losses
 /// In training, zeroes each element with probability p (a Philox mask from the input's
 /// device) and scales the others by 1/(1-p); otherwise returns the input. p in [0, 1].
 Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);

@@ -139,8 +139,10 @@ Tensor clone(const Tensor& a);
 Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool copy);
 
 // nn.functional
-Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
-                Reduction reduction, int64_t ignore_index);
+// @generated begin traced-declarations losses (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, Reduction reduction,
+                int64_t ignore_index);
+// @generated end traced-declarations losses
 
 }  // namespace traced
 }  // namespace tide::autograd

@@ -416,6 +416,60 @@ Tensor log_softmax(const Tensor& self, int64_t dim) {
   return detail::plain_log_softmax(self, dim);
 }
 
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, Reduction reduction,
+                int64_t ignore_index) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, weight))) {
+    return autograd::traced::nll_loss(self, target, weight, reduction, ignore_index);
+  }
+  return detail::plain_nll_loss(self, target, weight, reduction, ignore_index);
+}
+
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                     Reduction reduction, int64_t ignore_index, double label_smoothing) {
+  return detail::plain_cross_entropy(self, target, weight, reduction, ignore_index, label_smoothing);
+}
+
+Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
+  return detail::plain_mse_loss(self, target, reduction);
+}
+
+Tensor l1_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
+  return detail::plain_l1_loss(self, target, reduction);
+}
+
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, Reduction reduction, double beta) {
+  return detail::plain_smooth_l1_loss(self, target, reduction, beta);
+}
+
+Tensor huber_loss(const Tensor& self, const Tensor& target, Reduction reduction, double delta) {
+  return detail::plain_huber_loss(self, target, reduction, delta);
+}
+
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                            Reduction reduction) {
+  return detail::plain_binary_cross_entropy(self, target, weight, reduction);
+}
+
+Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
+                                        const Tensor& weight, const Tensor& pos_weight,
+                                        Reduction reduction) {
+  return detail::plain_binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction);
+}
+
+Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction, bool log_target) {
+  return detail::plain_kl_div(self, target, reduction, log_target);
+}
+
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           double margin, Reduction reduction) {
+  return detail::plain_margin_ranking_loss(input1, input2, target, margin, reduction);
+}
+
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                             double margin, Reduction reduction) {
+  return detail::plain_cosine_embedding_loss(input1, input2, target, margin, reduction);
+}
+
 namespace detail {
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tide/dtype.h"
+#include "tide/ops.h"  // Reduction
 #include "tide/scalar.h"
 #include "tide/tensor.h"
 
@@ -44,6 +45,26 @@ Tensor plain_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, S
                    Scalar alpha);
 Tensor plain_softmax(const Tensor& self, int64_t dim);
 Tensor plain_log_softmax(const Tensor& self, int64_t dim);
+Tensor plain_nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight,
+                      Reduction reduction, int64_t ignore_index);
+Tensor plain_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                           Reduction reduction, int64_t ignore_index, double label_smoothing);
+Tensor plain_mse_loss(const Tensor& self, const Tensor& target, Reduction reduction);
+Tensor plain_l1_loss(const Tensor& self, const Tensor& target, Reduction reduction);
+Tensor plain_smooth_l1_loss(const Tensor& self, const Tensor& target, Reduction reduction,
+                            double beta);
+Tensor plain_huber_loss(const Tensor& self, const Tensor& target, Reduction reduction,
+                        double delta);
+Tensor plain_binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                  Reduction reduction);
+Tensor plain_binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
+                                              const Tensor& weight, const Tensor& pos_weight,
+                                              Reduction reduction);
+Tensor plain_kl_div(const Tensor& self, const Tensor& target, Reduction reduction, bool log_target);
+Tensor plain_margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                 double margin, Reduction reduction);
+Tensor plain_cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                   double margin, Reduction reduction);
 // @generated end plain-declarations
 
 }  // namespace tide::detail

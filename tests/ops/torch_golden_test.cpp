@@ -222,7 +222,54 @@ const std::map<std::string, OpRunner>& op_table() {
       {"nll_loss",
        loss([](T i, T t, T w, Reduction r, int64_t ig) { return nll_loss(i, t, w, r, ig); })},
       {"cross_entropy",
-       loss([](T i, T t, T w, Reduction r, int64_t ig) { return cross_entropy(i, t, w, r, ig); })},
+       [](const Inputs& in, const json& a) {
+         return Outputs{cross_entropy(in.at(0), in.at(1), in.size() > 2 ? in[2] : Tensor(),
+                                      reduction_of(a), a.value("ignore_index", int64_t{-100}),
+                                      a.value("label_smoothing", 0.0))};
+       }},
+      {"mse_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{mse_loss(in.at(0), in.at(1), reduction_of(a))};
+       }},
+      {"l1_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{l1_loss(in.at(0), in.at(1), reduction_of(a))};
+       }},
+      {"smooth_l1_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{smooth_l1_loss(in.at(0), in.at(1), reduction_of(a), a.at("beta"))};
+       }},
+      {"huber_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{huber_loss(in.at(0), in.at(1), reduction_of(a), a.at("delta"))};
+       }},
+      {"binary_cross_entropy",
+       [](const Inputs& in, const json& a) {
+         return Outputs{binary_cross_entropy(in.at(0), in.at(1), in.size() > 2 ? in[2] : Tensor(),
+                                             reduction_of(a))};
+       }},
+      {"binary_cross_entropy_with_logits",
+       [](const Inputs& in, const json& a) {
+         size_t next = 2;
+         Tensor weight = a.at("weight").get<bool>() ? in.at(next++) : Tensor();
+         Tensor pos_weight = a.at("pos_weight").get<bool>() ? in.at(next++) : Tensor();
+         return Outputs{binary_cross_entropy_with_logits(in.at(0), in.at(1), weight, pos_weight,
+                                                         reduction_of(a))};
+       }},
+      {"kl_div",
+       [](const Inputs& in, const json& a) {
+         return Outputs{kl_div(in.at(0), in.at(1), reduction_of(a), a.at("log_target"))};
+       }},
+      {"margin_ranking_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{
+             margin_ranking_loss(in.at(0), in.at(1), in.at(2), a.at("margin"), reduction_of(a))};
+       }},
+      {"cosine_embedding_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{cosine_embedding_loss(in.at(0), in.at(1), in.at(2), a.at("margin"),
+                                              reduction_of(a))};
+       }},
   };
   return table;
 }
