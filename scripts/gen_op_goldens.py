@@ -40,6 +40,13 @@ outputs are written in their shortest round-trip form. tests/ops/torch_golden_te
   kl_div            inputs [input, target]; args {reduction, log_target}
   margin_ranking_loss, cosine_embedding_loss   inputs [input1, input2, target];
                     args {reduction, margin}
+  gelu              inputs [a]; args {approximate}
+  silu, mish        inputs [a]
+  softplus          inputs [a]; args {beta, threshold}
+  leaky_relu        inputs [a]; args {negative_slope}
+  elu               inputs [a]; args {alpha}
+  hardtanh          inputs [a]; args {min_val, max_val}
+  prelu             inputs [a, weight]
 
 Scalars keep their JSON type: 2 is an integer Scalar, 2.0 a floating one (this matters for
 type promotion, as in torch).
@@ -114,6 +121,7 @@ TORCH_WORDING = {
     "smooth_l1_loss_negative_beta_rejected": "smooth_l1_loss does not support negative values for beta.",
     "huber_loss_zero_delta_rejected": "huber_loss does not support non-positive values for delta.",
     "cosine_embedding_loss_2d_target_rejected": "0D or 1D target tensor expected, multi-target not supported",
+    "prelu_channel_mismatch_rejected": "Mismatch of parameter numbers and input channel size.",
 }
 
 
@@ -658,6 +666,37 @@ def more_loss_cases():
            lambda: F.cosine_embedding_loss(e1, e2, e_sign.reshape(3, 1)))
 
 
+def activation_cases():
+    x = floats(3, 8, lo=-40, hi=41)  # -5 ... 5 in steps of 1/8, zero included
+    wide = floats(2, 4, lo=-200, hi=201)  # -25 ... 25: softplus's threshold, saturations
+    for name, a in (("small", x), ("wide", wide)):
+        for approx in ("none", "tanh"):
+            golden(f"gelu_{approx}_{name}", "gelu", [a], {"approximate": approx},
+                   lambda a=a, approx=approx: F.gelu(a, approximate=approx))
+        golden(f"silu_{name}", "silu", [a], {}, lambda a=a: F.silu(a))
+        golden(f"mish_{name}", "mish", [a], {}, lambda a=a: F.mish(a))
+        golden(f"softplus_{name}", "softplus", [a], {"beta": 1.0, "threshold": 20.0},
+               lambda a=a: F.softplus(a))
+        golden(f"softplus_beta2_threshold5_{name}", "softplus", [a], {"beta": 2.0, "threshold": 5.0},
+               lambda a=a: F.softplus(a, beta=2.0, threshold=5.0))
+        golden(f"leaky_relu_{name}", "leaky_relu", [a], {"negative_slope": 0.01},
+               lambda a=a: F.leaky_relu(a))
+        golden(f"elu_{name}", "elu", [a], {"alpha": 1.0}, lambda a=a: F.elu(a))
+        golden(f"elu_alpha_half_{name}", "elu", [a], {"alpha": 0.5}, lambda a=a: F.elu(a, alpha=0.5))
+        golden(f"hardtanh_{name}", "hardtanh", [a], {"min_val": -1.0, "max_val": 1.0},
+               lambda a=a: F.hardtanh(a))
+    golden("hardtanh_bounds", "hardtanh", [x], {"min_val": -2.0, "max_val": 0.5},
+           lambda: F.hardtanh(x, -2.0, 0.5))
+    golden("gelu_float64", "gelu", [x.double()], {"approximate": "none"}, lambda: F.gelu(x.double()))
+    images = floats(2, 3, 2, 2)
+    golden("prelu_one_weight", "prelu", [images, torch.tensor([0.25])], {},
+           lambda: F.prelu(images, torch.tensor([0.25])))
+    golden("prelu_per_channel", "prelu", [images, torch.tensor([0.25, -0.5, 2.0])], {},
+           lambda: F.prelu(images, torch.tensor([0.25, -0.5, 2.0])))
+    golden("prelu_channel_mismatch_rejected", "prelu", [images, torch.tensor([0.25, 0.5])], {},
+           lambda: F.prelu(images, torch.tensor([0.25, 0.5])))
+
+
 def main():
     binary_cases()
     pow_cases()
@@ -672,6 +711,7 @@ def main():
     shape_cases()
     loss_cases()
     more_loss_cases()
+    activation_cases()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(GOLDENS, f, separators=(",", ":"), allow_nan=False)

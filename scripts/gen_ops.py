@@ -55,6 +55,7 @@ class Arg:
         "Tensor?": "const Tensor&",
         "float": "double",
         "Reduction": "Reduction",
+        "str": "const std::string&",
     }
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
     # Defaults whose C++ spelling depends on the type.

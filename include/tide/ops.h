@@ -154,6 +154,24 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
 Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
                              double margin = 0.0, Reduction reduction = Reduction::Mean);
 // @generated end function-declarations losses
+// @generated begin function-declarations activations (scripts/gen_ops.py from src/ops/ops.yaml)
+/// x Phi(x) (approximate "none", through erf) or its tanh approximation ("tanh").
+Tensor gelu(const Tensor& self, const std::string& approximate = "none");
+/// x sigmoid(x).
+Tensor silu(const Tensor& self);
+/// x tanh(softplus(x)).
+Tensor mish(const Tensor& self);
+/// log(1 + exp(beta x)) / beta, or x where beta x > threshold.
+Tensor softplus(const Tensor& self, double beta = 1.0, double threshold = 20.0);
+/// x where x > 0, else negative_slope x.
+Tensor leaky_relu(const Tensor& self, double negative_slope = 0.01);
+/// scale x where x > 0, else scale alpha (exp(input_scale x) - 1).
+Tensor elu(const Tensor& self, double alpha = 1.0, double scale = 1.0, double input_scale = 1.0);
+/// x clamped to [min_val, max_val].
+Tensor hardtanh(const Tensor& self, double min_val = -1.0, double max_val = 1.0);
+/// x where x > 0, else weight x; weight has 1 or C (= self.size(1)) elements.
+Tensor prelu(const Tensor& self, const Tensor& weight);
+// @generated end function-declarations activations
 /// In training, zeroes each element with probability p (a Philox mask from the input's
 /// device) and scales the others by 1/(1-p); otherwise returns the input. p in [0, 1].
 Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);

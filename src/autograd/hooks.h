@@ -143,6 +143,9 @@ Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool
 Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, Reduction reduction,
                 int64_t ignore_index);
 // @generated end traced-declarations losses
+// @generated begin traced-declarations activations (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor gelu_erf(const Tensor& self);
+// @generated end traced-declarations activations
 
 }  // namespace traced
 }  // namespace tide::autograd

@@ -115,6 +115,20 @@ template <class T> struct SigmoidOp {
   TIDE_HOST_DEVICE T operator()(T v) const { return T(1) / (T(1) + std::exp(-v)); }
 };
 template <class T> struct TanhOp { TIDE_HOST_DEVICE T operator()(T v) const { return std::tanh(v); } };
+/// Exact GELU, x Phi(x), Phi the standard normal cdf through erf (activations family).
+template <class T> struct GeluOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    return v * T(0.5) * (T(1) + std::erf(v * T(0.70710678118654752440)));
+  }
+};
+/// Exact GELU's derivative: Phi(x) + x phi(x).
+template <class T> struct GeluDerivativeOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    const T cdf = T(0.5) * (T(1) + std::erf(v * T(0.70710678118654752440)));
+    const T pdf = std::exp(T(-0.5) * v * v) * T(0.39894228040143267794);
+    return cdf + v * pdf;
+  }
+};
 
 /// pow(x, e) for the exponents torch special-cases (2, 3, 0.5, -0.5, -1, -2): same results as
 /// torch's kernels, and much cheaper than std::pow.

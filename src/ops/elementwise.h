@@ -23,6 +23,8 @@ Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, Scalar other);
 Tensor& div_(Tensor& self, const Tensor& other);
 Tensor& div_(Tensor& self, Scalar other);
+Tensor gelu_erf(const Tensor& self);
+Tensor gelu_derivative(const Tensor& self);
 // @generated end detail-declarations
 
 /// `t` viewed with `shape` (stride 0 along broadcast dims); `t` itself when the shape matches.

@@ -470,6 +470,38 @@ Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const T
   return detail::plain_cosine_embedding_loss(input1, input2, target, margin, reduction);
 }
 
+Tensor gelu(const Tensor& self, const std::string& approximate) {
+  return detail::plain_gelu(self, approximate);
+}
+
+Tensor silu(const Tensor& self) {
+  return detail::plain_silu(self);
+}
+
+Tensor mish(const Tensor& self) {
+  return detail::plain_mish(self);
+}
+
+Tensor softplus(const Tensor& self, double beta, double threshold) {
+  return detail::plain_softplus(self, beta, threshold);
+}
+
+Tensor leaky_relu(const Tensor& self, double negative_slope) {
+  return detail::plain_leaky_relu(self, negative_slope);
+}
+
+Tensor elu(const Tensor& self, double alpha, double scale, double input_scale) {
+  return detail::plain_elu(self, alpha, scale, input_scale);
+}
+
+Tensor hardtanh(const Tensor& self, double min_val, double max_val) {
+  return detail::plain_hardtanh(self, min_val, max_val);
+}
+
+Tensor prelu(const Tensor& self, const Tensor& weight) {
+  return detail::plain_prelu(self, weight);
+}
+
 namespace detail {
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
@@ -540,6 +572,17 @@ Tensor& div_(Tensor& self, Scalar other) {
     return autograd::traced::div_(self, other);
   }
   return detail::binary_inplace(BinaryOp::Div, self, other, 1, "Tensor::div_");
+}
+
+Tensor gelu_erf(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::gelu_erf(self);
+  }
+  return detail::unary_float(UnaryOp::Gelu, self, "gelu_erf");
+}
+
+Tensor gelu_derivative(const Tensor& self) {
+  return detail::unary_float(UnaryOp::GeluDerivative, self, "gelu_derivative");
 }
 
 }  // namespace detail

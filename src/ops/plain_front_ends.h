@@ -65,6 +65,14 @@ Tensor plain_margin_ranking_loss(const Tensor& input1, const Tensor& input2, con
                                  double margin, Reduction reduction);
 Tensor plain_cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
                                    double margin, Reduction reduction);
+Tensor plain_gelu(const Tensor& self, const std::string& approximate);
+Tensor plain_silu(const Tensor& self);
+Tensor plain_mish(const Tensor& self);
+Tensor plain_softplus(const Tensor& self, double beta, double threshold);
+Tensor plain_leaky_relu(const Tensor& self, double negative_slope);
+Tensor plain_elu(const Tensor& self, double alpha, double scale, double input_scale);
+Tensor plain_hardtanh(const Tensor& self, double min_val, double max_val);
+Tensor plain_prelu(const Tensor& self, const Tensor& weight);
 // @generated end plain-declarations
 
 }  // namespace tide::detail

@@ -270,6 +270,26 @@ TEST(Gradcheck, MarginLosses) {
   }
 }
 
+TEST(Gradcheck, Activations) {
+  EXPECT_TRUE(gradcheck([](V x) { return gelu(x[0]); }, {rnd({3, 4}, 170) * 2.0}));
+  EXPECT_TRUE(gradcheck([](V x) { return gelu(x[0], "tanh"); }, {rnd({3, 4}, 171) * 2.0}));
+  EXPECT_TRUE(gradcheck([](V x) { return silu(x[0]) + mish(x[0]); }, {rnd({3, 4}, 172) * 2.0}));
+  // beta x crosses the threshold on both sides: the linear part and log(1 + e^(beta x)).
+  EXPECT_TRUE(gradcheck([](V x) { return softplus(x[0], 2.0, 1.0); }, {rnd({3, 4}, 173)}));
+  EXPECT_TRUE(gradcheck([](V x) { return leaky_relu(x[0], 0.2) + elu(x[0], 0.7, 1.5, 0.5); },
+                        {rnd({3, 4}, 174)}));
+  EXPECT_TRUE(gradcheck([](V x) { return hardtanh(x[0], -0.5, 0.8); }, {rnd({3, 4}, 175)}));
+  EXPECT_TRUE(gradcheck([](V x) { return prelu(x[0], x[1]); }, {rnd({2, 3, 4}, 176), rnd({3}, 177)}));
+  EXPECT_TRUE(gradcheck([](V x) { return prelu(x[0], x[1]); }, {rnd({2, 3}, 178), rnd({1}, 179)}));
+}
+
+TEST(Gradcheck, ActivationsStayFiniteWhereTheirExpOverflows) {
+  // The branch where() does not take still runs: its exp must not overflow into 0 * inf.
+  Tensor x = tensor({100.f, -100.f, 0.5f}).requires_grad_();
+  (softplus(x) + elu(x) + mish(x)).sum().backward();
+  for (float g : x.grad().tolist<float>()) EXPECT_TRUE(std::isfinite(g)) << g;
+}
+
 TEST(Gradcheck, BinaryCrossEntropyStaysFiniteAtSaturatedProbabilities) {
   // sigmoid rounds to exactly 1 in float32 for large scores: torch clamps log(1 - p) at -100,
   // and the gradient must not turn into 0 * inf = nan.

@@ -265,6 +265,26 @@ const std::map<std::string, OpRunner>& op_table() {
          return Outputs{
              margin_ranking_loss(in.at(0), in.at(1), in.at(2), a.at("margin"), reduction_of(a))};
        }},
+      {"gelu",
+       [](const Inputs& in, const json& a) {
+         return Outputs{gelu(in.at(0), a.at("approximate").get<std::string>())};
+       }},
+      {"silu", [](const Inputs& in, const json&) { return Outputs{silu(in.at(0))}; }},
+      {"mish", [](const Inputs& in, const json&) { return Outputs{mish(in.at(0))}; }},
+      {"softplus",
+       [](const Inputs& in, const json& a) {
+         return Outputs{softplus(in.at(0), a.at("beta"), a.at("threshold"))};
+       }},
+      {"leaky_relu",
+       [](const Inputs& in, const json& a) {
+         return Outputs{leaky_relu(in.at(0), a.at("negative_slope"))};
+       }},
+      {"elu", [](const Inputs& in, const json& a) { return Outputs{elu(in.at(0), a.at("alpha"))}; }},
+      {"hardtanh",
+       [](const Inputs& in, const json& a) {
+         return Outputs{hardtanh(in.at(0), a.at("min_val"), a.at("max_val"))};
+       }},
+      {"prelu", binary([](T a, T w) { return prelu(a, w); })},
       {"cosine_embedding_loss",
        [](const Inputs& in, const json& a) {
          return Outputs{cosine_embedding_loss(in.at(0), in.at(1), in.at(2), a.at("margin"),

@@ -3,7 +3,10 @@ losses, functional, and DataParallel."""
 
 from .parameter import Parameter
 from .modules import (Module, Identity, Linear, LogSoftmax, ReLU, Softmax, ModuleList,
-                      Sequential, Dropout, Flatten, CrossEntropyLoss, MSELoss, NLLLoss)
+                      Sequential, Dropout, Flatten, CrossEntropyLoss, MSELoss, NLLLoss,
+                      ELU, GELU, Hardtanh, LeakyReLU, Mish, PReLU, Sigmoid, SiLU, Softplus, Tanh,
+                      BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss,
+                      L1Loss, MarginRankingLoss, SmoothL1Loss)
 from . import functional
 from . import parallel
 from .parallel import DataParallel

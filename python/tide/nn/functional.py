@@ -36,6 +36,47 @@ def relu(input, inplace=False):
     return input.relu()
 
 
+def gelu(input, approximate="none"):
+    """x * Phi(x) (approximate='none', exact through erf) or its tanh approximation."""
+    return _C._gelu(input, approximate)
+
+
+def silu(input, inplace=False):
+    return _C._silu(input)
+
+
+def mish(input, inplace=False):
+    return _C._mish(input)
+
+
+def softplus(input, beta=1, threshold=20):
+    return _C._softplus(input, float(beta), float(threshold))
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _C._leaky_relu(input, float(negative_slope))
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _C._elu(input, float(alpha))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _C._hardtanh(input, float(min_val), float(max_val))
+
+
+def prelu(input, weight):
+    return _C._prelu(input, weight)
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
@@ -61,11 +102,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
-    if label_smoothing != 0.0:
-        raise _C.Error("[tide.nn.functional.cross_entropy] label_smoothing is not supported by "
-                       f"tide (got {label_smoothing}); pass label_smoothing=0.0")
+    """target: class indices (int64, input's shape without the class dim 1) or class
+    probabilities (floating, input's shape)."""
     return _C._cross_entropy(input, target, weight,
-                             _reduction(size_average, reduce, reduction), ignore_index)
+                             _reduction(size_average, reduce, reduction), ignore_index,
+                             float(label_smoothing))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -74,5 +115,80 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                         ignore_index)
 
 
+def _warn_size_mismatch(input, target):
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size_mismatch(input, target)
     return _C._mse_loss(input, target, _reduction(size_average, reduce, reduction))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size_mismatch(input, target)
+    return _C._l1_loss(input, target, _reduction(size_average, reduce, reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _warn_size_mismatch(input, target)
+    return _C._smooth_l1_loss(input, target, _reduction(size_average, reduce, reduction),
+                              float(beta))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    _warn_size_mismatch(input, target)
+    return _C._huber_loss(input, target, reduction, float(delta))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input "
+                         f"size ({input.size()}) is deprecated. Please ensure they have the same "
+                         "size.")
+    return _C._binary_cross_entropy(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    return _C._binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """reduction 'batchmean' divides the sum by the batch size (the KL divergence's definition);
+    'mean' divides by every element, as torch, which warns about it."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.")
+    if reduction == "batchmean":
+        loss = _C._kl_div(input, target, "sum", bool(log_target))
+        return loss / input.size(0) if input.dim() != 0 else loss
+    return _C._kl_div(input, target, reduction, bool(log_target))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
+    return _C._margin_ranking_loss(input1, input2, target, float(margin), reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    return _C._cosine_embedding_loss(input1, input2, target, float(margin),
+                                     _reduction(size_average, reduce, reduction))

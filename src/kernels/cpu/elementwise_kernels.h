@@ -16,7 +16,7 @@ namespace tide::kernels {
 // The kernels of the op table's `plan: binary` and `plan: unary_*` ops.
 // @generated begin kernel-enums (scripts/gen_ops.py from src/ops/ops.yaml)
 enum class BinaryOp : int8_t { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Eq, Ne, Lt, Le, Gt, Ge };
-enum class UnaryOp : int8_t { Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh };
+enum class UnaryOp : int8_t { Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Gelu, GeluDerivative };
 // @generated end kernel-enums
 
 /// Comparisons write bool; every other binary op writes the compute dtype.

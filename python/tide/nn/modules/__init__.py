@@ -2,8 +2,10 @@
 
 from .module import Module
 from .linear import Identity, Linear
-from .activation import LogSoftmax, ReLU, Softmax
+from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, Mish, PReLU, ReLU, Sigmoid,
+                         SiLU, Softmax, Softplus, Tanh)
 from .container import ModuleList, Sequential
 from .dropout import Dropout
 from .flatten import Flatten
-from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss,
+                   KLDivLoss, L1Loss, MarginRankingLoss, MSELoss, NLLLoss, SmoothL1Loss)
