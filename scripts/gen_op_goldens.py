@@ -47,6 +47,13 @@ outputs are written in their shortest round-trip form. tests/ops/torch_golden_te
   elu               inputs [a]; args {alpha}
   hardtanh          inputs [a]; args {min_val, max_val}
   prelu             inputs [a, weight]
+  layer_norm        inputs [a, weight?, bias?]; args {normalized_shape, eps}
+  group_norm        inputs [a, weight?, bias?]; args {num_groups, eps}
+  embedding         inputs [weight, indices]; args {padding_idx (-1: none)}
+  one_hot           inputs [indices]; args {num_classes}
+  normalize         inputs [a]; args {p, dim}
+  cosine_similarity inputs [x1, x2]; args {dim}
+  pairwise_distance inputs [x1, x2]; args {p, keepdim}
 
 Scalars keep their JSON type: 2 is an integer Scalar, 2.0 a floating one (this matters for
 type promotion, as in torch).
@@ -122,6 +129,7 @@ TORCH_WORDING = {
     "huber_loss_zero_delta_rejected": "huber_loss does not support non-positive values for delta.",
     "cosine_embedding_loss_2d_target_rejected": "0D or 1D target tensor expected, multi-target not supported",
     "prelu_channel_mismatch_rejected": "Mismatch of parameter numbers and input channel size.",
+    "one_hot_too_small_rejected": "Class values must be smaller than num_classes.",
 }
 
 
@@ -697,6 +705,44 @@ def activation_cases():
            lambda: F.prelu(images, torch.tensor([0.25, 0.5])))
 
 
+def layer_cases():
+    x = floats(2, 3, 4)
+    w, b = floats(3, 4), floats(3, 4)
+    golden("layer_norm_last_dim", "layer_norm", [x], {"normalized_shape": [4], "eps": 1e-5},
+           lambda: F.layer_norm(x, [4]))
+    golden("layer_norm_two_dims_affine", "layer_norm", [x, w, b],
+           {"normalized_shape": [3, 4], "eps": 1e-5}, lambda: F.layer_norm(x, [3, 4], w, b))
+    golden("layer_norm_shape_mismatch_rejected", "layer_norm", [x], {"normalized_shape": [3], "eps": 1e-5},
+           lambda: F.layer_norm(x, [3]))
+    images = floats(2, 4, 3, 2)
+    cw, cb = floats(4), floats(4)
+    golden("group_norm_two_groups_affine", "group_norm", [images, cw, cb],
+           {"num_groups": 2, "eps": 1e-5}, lambda: F.group_norm(images, 2, cw, cb))
+    golden("group_norm_one_group", "group_norm", [images], {"num_groups": 1, "eps": 1e-3},
+           lambda: F.group_norm(images, 1, eps=1e-3))
+    golden("group_norm_indivisible_rejected", "group_norm", [images], {"num_groups": 3, "eps": 1e-5},
+           lambda: F.group_norm(images, 3))
+    table = floats(5, 3)
+    idx = torch.tensor([[0, 4, 2], [2, 2, 1]])
+    golden("embedding", "embedding", [table, idx], {"padding_idx": -1}, lambda: F.embedding(idx, table))
+    golden("embedding_padding", "embedding", [table, idx], {"padding_idx": 2},
+           lambda: F.embedding(idx, table, padding_idx=2))
+    golden("one_hot", "one_hot", [idx], {"num_classes": -1}, lambda: F.one_hot(idx))
+    golden("one_hot_num_classes", "one_hot", [idx], {"num_classes": 7}, lambda: F.one_hot(idx, 7))
+    golden("one_hot_too_small_rejected", "one_hot", [idx], {"num_classes": 3}, lambda: F.one_hot(idx, 3))
+    a, c = floats(3, 4), floats(3, 4)
+    golden("normalize", "normalize", [a], {"p": 2.0, "dim": 1}, lambda: F.normalize(a))
+    golden("normalize_p1_dim0", "normalize", [a], {"p": 1.0, "dim": 0}, lambda: F.normalize(a, 1.0, 0))
+    golden("normalize_p3", "normalize", [a], {"p": 3.0, "dim": 1}, lambda: F.normalize(a, 3.0))
+    golden("cosine_similarity", "cosine_similarity", [a, c], {"dim": 1}, lambda: F.cosine_similarity(a, c))
+    golden("cosine_similarity_dim0_broadcast", "cosine_similarity", [a, c[0]], {"dim": -1},
+           lambda: F.cosine_similarity(a, c[0], dim=-1))
+    golden("pairwise_distance", "pairwise_distance", [a, c], {"p": 2.0, "keepdim": False},
+           lambda: F.pairwise_distance(a, c))
+    golden("pairwise_distance_p1_keepdim", "pairwise_distance", [a, c], {"p": 1.0, "keepdim": True},
+           lambda: F.pairwise_distance(a, c, p=1.0, keepdim=True))
+
+
 def main():
     binary_cases()
     pow_cases()
@@ -712,6 +758,7 @@ def main():
     loss_cases()
     more_loss_cases()
     activation_cases()
+    layer_cases()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(GOLDENS, f, separators=(",", ":"), allow_nan=False)

@@ -172,6 +172,25 @@ Tensor hardtanh(const Tensor& self, double min_val = -1.0, double max_val = 1.0)
 /// x where x > 0, else weight x; weight has 1 or C (= self.size(1)) elements.
 Tensor prelu(const Tensor& self, const Tensor& weight);
 // @generated end function-declarations activations
+// @generated begin function-declarations layers (scripts/gen_ops.py from src/ops/ops.yaml)
+/// Normalizes over the last len(normalized_shape) dims (biased variance), then weight and bias.
+Tensor layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape,
+                  const Tensor& weight = {}, const Tensor& bias = {}, double eps = 1e-05);
+/// self (N, C, ...): normalizes each of num_groups channel groups, then per-channel weight, bias.
+Tensor group_norm(const Tensor& self, int64_t num_groups, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-05);
+/// weight's rows at indices (shape indices.shape + (D,)); padding_idx's row gets no gradient (-1: none).
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1);
+/// int64 indices to int64 one-hot rows of num_classes (-1: max + 1) in a new last dim.
+Tensor one_hot(const Tensor& self, int64_t num_classes = -1);
+/// self / max(norm_p(self, dim), eps).
+Tensor normalize(const Tensor& self, double p = 2.0, int64_t dim = 1, double eps = 1e-12);
+/// sum(x1 x2, dim) / sqrt(max(|x1|^2 |x2|^2, eps^2)), broadcast.
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, double eps = 1e-08);
+/// norm_p(x1 - x2 + eps) over the last dim.
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-06,
+                         bool keepdim = false);
+// @generated end function-declarations layers
 /// In training, zeroes each element with probability p (a Philox mask from the input's
 /// device) and scales the others by 1/(1-p); otherwise returns the input. p in [0, 1].
 Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);

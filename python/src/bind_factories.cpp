@@ -198,6 +198,28 @@ void bind_factories(nb::module_& m) {
     return tide::hardtanh(input, min_val, max_val);
   });
   m.def("_prelu", [](T input, T weight) { return tide::prelu(input, weight); });
+  // ---- layers' functional forms
+  m.def("_layer_norm", [](T input, Sizes shape, OptT weight, OptT bias, double eps) {
+    return tide::layer_norm(input, std::move(shape), weight.value_or(Tensor()),
+                            bias.value_or(Tensor()), eps);
+  });
+  m.def("_group_norm", [](T input, int64_t groups, OptT weight, OptT bias, double eps) {
+    return tide::group_norm(input, groups, weight.value_or(Tensor()), bias.value_or(Tensor()),
+                            eps);
+  });
+  m.def("_embedding", [](T weight, T indices, int64_t padding_idx) {
+    return tide::embedding(weight, indices, padding_idx);
+  });
+  m.def("_one_hot", [](T input, int64_t num_classes) { return tide::one_hot(input, num_classes); });
+  m.def("_normalize", [](T input, double p, int64_t dim, double eps) {
+    return tide::normalize(input, p, dim, eps);
+  });
+  m.def("_cosine_similarity", [](T x1, T x2, int64_t dim, double eps) {
+    return tide::cosine_similarity(x1, x2, dim, eps);
+  });
+  m.def("_pairwise_distance", [](T x1, T x2, double p, double eps, bool keepdim) {
+    return tide::pairwise_distance(x1, x2, p, eps, keepdim);
+  });
   m.def("_dropout", &tide::dropout);
 }
 

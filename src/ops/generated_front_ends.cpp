@@ -502,6 +502,36 @@ Tensor prelu(const Tensor& self, const Tensor& weight) {
   return detail::plain_prelu(self, weight);
 }
 
+Tensor layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape, const Tensor& weight,
+                  const Tensor& bias, double eps) {
+  return detail::plain_layer_norm(self, std::move(normalized_shape), weight, bias, eps);
+}
+
+Tensor group_norm(const Tensor& self, int64_t num_groups, const Tensor& weight, const Tensor& bias,
+                  double eps) {
+  return detail::plain_group_norm(self, num_groups, weight, bias, eps);
+}
+
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx) {
+  return detail::plain_embedding(weight, indices, padding_idx);
+}
+
+Tensor one_hot(const Tensor& self, int64_t num_classes) {
+  return detail::plain_one_hot(self, num_classes);
+}
+
+Tensor normalize(const Tensor& self, double p, int64_t dim, double eps) {
+  return detail::plain_normalize(self, p, dim, eps);
+}
+
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim, double eps) {
+  return detail::plain_cosine_similarity(x1, x2, dim, eps);
+}
+
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps, bool keepdim) {
+  return detail::plain_pairwise_distance(x1, x2, p, eps, keepdim);
+}
+
 namespace detail {
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {

@@ -73,6 +73,16 @@ Tensor plain_leaky_relu(const Tensor& self, double negative_slope);
 Tensor plain_elu(const Tensor& self, double alpha, double scale, double input_scale);
 Tensor plain_hardtanh(const Tensor& self, double min_val, double max_val);
 Tensor plain_prelu(const Tensor& self, const Tensor& weight);
+Tensor plain_layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape,
+                        const Tensor& weight, const Tensor& bias, double eps);
+Tensor plain_group_norm(const Tensor& self, int64_t num_groups, const Tensor& weight,
+                        const Tensor& bias, double eps);
+Tensor plain_embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx);
+Tensor plain_one_hot(const Tensor& self, int64_t num_classes);
+Tensor plain_normalize(const Tensor& self, double p, int64_t dim, double eps);
+Tensor plain_cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim, double eps);
+Tensor plain_pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps,
+                               bool keepdim);
 // @generated end plain-declarations
 
 }  // namespace tide::detail

@@ -283,6 +283,29 @@ TEST(Gradcheck, Activations) {
   EXPECT_TRUE(gradcheck([](V x) { return prelu(x[0], x[1]); }, {rnd({2, 3}, 178), rnd({1}, 179)}));
 }
 
+TEST(Gradcheck, NormsEmbeddingAndDistances) {
+  EXPECT_TRUE(gradcheck([](V x) { return layer_norm(x[0], {3, 4}, x[1], x[2]); },
+                        {rnd({2, 3, 4}, 180), rnd({3, 4}, 181), rnd({3, 4}, 182)}));
+  EXPECT_TRUE(gradcheck([](V x) { return group_norm(x[0], 2, x[1], x[2]); },
+                        {rnd({2, 4, 3}, 183), rnd({4}, 184), rnd({4}, 185)}));
+  const Tensor idx = tensor({{0, 4, 2}, {2, 2, 1}});
+  // No padding_idx: its row's zero gradient is by design, not the numeric derivative (tested
+  // below).
+  EXPECT_TRUE(gradcheck([&](V x) { return embedding(x[0], idx); }, {rnd({5, 3}, 186)}));
+  EXPECT_TRUE(gradcheck([](V x) { return normalize(x[0]) + normalize(x[0], 3.0, 0); },
+                        {rnd({3, 4}, 187)}));
+  EXPECT_TRUE(gradcheck([](V x) { return cosine_similarity(x[0], x[1]); },
+                        {rnd({3, 4}, 188), rnd({3, 4}, 189)}));
+  EXPECT_TRUE(gradcheck([](V x) { return pairwise_distance(x[0], x[1], 1.5); },
+                        {rnd({3, 4}, 190), rnd({3, 4}, 191)}));
+}
+
+TEST(Gradcheck, EmbeddingGivesThePaddingRowNoGradient) {
+  Tensor table = ones({3, 2}).requires_grad_();
+  embedding(table, tensor({0, 1, 1, 2}), 1).sum().backward();
+  EXPECT_EQ(table.grad().tolist<float>(), (std::vector<float>{1, 1, 0, 0, 1, 1}));
+}
+
 TEST(Gradcheck, ActivationsStayFiniteWhereTheirExpOverflows) {
   // The branch where() does not take still runs: its exp must not overflow into 0 * inf.
   Tensor x = tensor({100.f, -100.f, 0.5f}).requires_grad_();

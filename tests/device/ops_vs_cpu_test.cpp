@@ -334,6 +334,17 @@ TEST(OpsVsCpu, Issue26LossesAndActivationsMatchCpuBitForBit) {
                    mish(t[0]),         softplus(t[0], 2.0, 1.0), leaky_relu(t[0], 0.2),
                    elu(t[0]),          hardtanh(t[0], -0.5, 0.5), prelu(t[0], t[1])};
   });
+  const Tensor idx = tensor({{0, 3, 2}, {2, 2, 1}});
+  expect_matches_cpu("issue 26 layers", {spatial, weight, idx}, [](const Tensors& t) {
+    return Tensors{layer_norm(t[0], {3}),
+                   layer_norm(t[0], {4, 3}),
+                   group_norm(t[0], 2, t[1], t[1]),
+                   embedding(t[0].select(0, 0), t[2], 2),
+                   one_hot(t[2], 5).to(kFloat32),
+                   normalize(t[0]),
+                   cosine_similarity(t[0], t[0] * 2 + 1),
+                   pairwise_distance(t[0], -t[0])};
+  });
 }
 
 TEST(OpsVsCpu, ConversionsContiguousFillAndZeroMatchCpuBitForBit) {

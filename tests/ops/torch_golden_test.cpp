@@ -285,6 +285,37 @@ const std::map<std::string, OpRunner>& op_table() {
          return Outputs{hardtanh(in.at(0), a.at("min_val"), a.at("max_val"))};
        }},
       {"prelu", binary([](T a, T w) { return prelu(a, w); })},
+      {"layer_norm",
+       [](const Inputs& in, const json& a) {
+         return Outputs{layer_norm(in.at(0), a.at("normalized_shape").get<std::vector<int64_t>>(),
+                                   in.size() > 1 ? in[1] : Tensor(),
+                                   in.size() > 2 ? in[2] : Tensor(), a.at("eps"))};
+       }},
+      {"group_norm",
+       [](const Inputs& in, const json& a) {
+         return Outputs{group_norm(in.at(0), a.at("num_groups"), in.size() > 1 ? in[1] : Tensor(),
+                                   in.size() > 2 ? in[2] : Tensor(), a.at("eps"))};
+       }},
+      {"embedding",
+       [](const Inputs& in, const json& a) {
+         return Outputs{embedding(in.at(0), in.at(1), a.at("padding_idx"))};
+       }},
+      {"one_hot",
+       [](const Inputs& in, const json& a) {
+         return Outputs{one_hot(in.at(0), a.at("num_classes"))};
+       }},
+      {"normalize",
+       [](const Inputs& in, const json& a) {
+         return Outputs{normalize(in.at(0), a.at("p"), a.at("dim"))};
+       }},
+      {"cosine_similarity",
+       [](const Inputs& in, const json& a) {
+         return Outputs{cosine_similarity(in.at(0), in.at(1), a.at("dim"))};
+       }},
+      {"pairwise_distance",
+       [](const Inputs& in, const json& a) {
+         return Outputs{pairwise_distance(in.at(0), in.at(1), a.at("p"), 1e-6, a.at("keepdim"))};
+       }},
       {"cosine_embedding_loss",
        [](const Inputs& in, const json& a) {
          return Outputs{cosine_embedding_loss(in.at(0), in.at(1), in.at(2), a.at("margin"),

@@ -141,3 +141,39 @@ def test_losses_and_activations_on_a_simulated_gpu():
     gpu.backward()
     assert gpu.item() == approx(cpu.item())
     assert xc.grad.cpu().tolist() == approx(x.grad.tolist())
+
+
+def test_layer_functions_match_torch():
+    x, y = tide.tensor(X), tide.tensor(Y)
+    assert nn.LayerNorm(3)(x).tolist() == approx(
+        [[0.0, -1.224740743637085, 1.224740743637085],
+         [1.2674930095672607, -0.09053519368171692, -1.1769577264785767]])
+    gn = F.group_norm(x.reshape(1, 2, 3), 2, tide.tensor([1.0, 2.0]), tide.tensor([0.0, 1.0]))
+    assert gn.tolist() == approx([[[0.0, -1.224740743637085, 1.224740743637085],
+                                   [3.5349860191345215, 0.8189296126365662, -1.3539154529571533]]])
+    assert F.normalize(x).tolist() == approx(
+        [[0.2182178795337677, -0.4364357590675354, 0.8728715181350708],
+         [0.8846517205238342, 0.14744195342063904, -0.4423258602619171]])
+    assert F.cosine_similarity(x, y).tolist() == approx([0.9758999943733215, 0.8938403725624084])
+    assert F.pairwise_distance(x, y).tolist() == approx([1.2247456312179565, 1.6770497560501099])
+    assert F.one_hot(tide.tensor([0, 2, 1])).tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
+        F.one_hot(tide.tensor([0, 2, 1]), 2)
+
+
+def test_layer_modules_parameters_reprs_and_embedding_padding():
+    ln = nn.LayerNorm(3)
+    assert [n for n, _ in ln.named_parameters()] == ["weight", "bias"]
+    assert repr(ln) == "LayerNorm((3,), eps=1e-05, elementwise_affine=True)"
+    assert repr(nn.GroupNorm(2, 4)) == "GroupNorm(2, 4, eps=1e-05, affine=True)"
+    with pytest.raises(ValueError, match="num_channels must be divisible by num_groups"):
+        nn.GroupNorm(3, 4)
+    emb = nn.Embedding(5, 3, padding_idx=-1)
+    assert repr(emb) == "Embedding(5, 3, padding_idx=4)"
+    assert emb.weight[4].tolist() == [0.0, 0.0, 0.0]
+    out = emb(tide.tensor([[4, 1], [1, 0]]))
+    assert out.shape == (2, 2, 3)
+    out.sum().backward()
+    assert emb.weight.grad.tolist() == [[1.0] * 3, [2.0] * 3, [0.0] * 3, [0.0] * 3, [0.0] * 3]
+    with pytest.raises(RuntimeError, match="max_norm"):
+        F.embedding(tide.tensor([0]), emb.weight, max_norm=1.0)

@@ -6,7 +6,7 @@ from .modules import (Module, Identity, Linear, LogSoftmax, ReLU, Softmax, Modul
                       Sequential, Dropout, Flatten, CrossEntropyLoss, MSELoss, NLLLoss,
                       ELU, GELU, Hardtanh, LeakyReLU, Mish, PReLU, Sigmoid, SiLU, Softplus, Tanh,
                       BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss,
-                      L1Loss, MarginRankingLoss, SmoothL1Loss)
+                      L1Loss, MarginRankingLoss, SmoothL1Loss, Embedding, GroupNorm, LayerNorm)
 from . import functional
 from . import parallel
 from .parallel import DataParallel

@@ -77,6 +77,50 @@ def sigmoid(input):
     return input.sigmoid()
 
 
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return _C._layer_norm(input, list(normalized_shape), weight, bias, float(eps))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    return _C._group_norm(input, num_groups, weight, bias, float(eps))
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """weight's rows at input; padding_idx's row gets no gradient. max_norm,
+    scale_grad_by_freq and sparse are not supported by tide (they raise)."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise _C.Error("[tide.nn.functional.embedding] max_norm, scale_grad_by_freq and sparse "
+                       "are not supported by tide; leave them at their defaults")
+    return _C._embedding(weight, input, padding_idx)
+
+
+def one_hot(tensor, num_classes=-1):
+    return _C._one_hot(tensor, num_classes)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    return _C._normalize(input, float(p), dim, float(eps))
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return _C._cosine_similarity(x1, x2, dim, float(eps))
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return _C._pairwise_distance(x1, x2, float(p), float(eps), keepdim)
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())

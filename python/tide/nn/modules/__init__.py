@@ -7,5 +7,7 @@ from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, Mish, PReLU
 from .container import ModuleList, Sequential
 from .dropout import Dropout
 from .flatten import Flatten
+from .normalization import GroupNorm, LayerNorm
+from .sparse import Embedding
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss,
                    KLDivLoss, L1Loss, MarginRankingLoss, MSELoss, NLLLoss, SmoothL1Loss)
