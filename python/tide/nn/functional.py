@@ -87,18 +87,24 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return _C._group_norm(input, num_groups, weight, bias, float(eps))
 
 
+def _padding_index(padding_idx, num_embeddings):
+    """torch's checks of padding_idx, and a negative one counted from the end."""
+    if padding_idx is None:
+        return None
+    if padding_idx > 0:
+        assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
+    elif padding_idx < 0:
+        assert padding_idx >= -num_embeddings, "Padding_idx must be within num_embeddings"
+        padding_idx = num_embeddings + padding_idx
+    return padding_idx
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """weight's rows at input; padding_idx's row gets no gradient. max_norm,
     scale_grad_by_freq and sparse are not supported by tide (they raise)."""
-    if padding_idx is not None:
-        if padding_idx > 0:
-            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
-        elif padding_idx < 0:
-            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
-            padding_idx = weight.size(0) + padding_idx
-    else:
-        padding_idx = -1
+    padding_idx = _padding_index(padding_idx, weight.size(0))
+    padding_idx = -1 if padding_idx is None else padding_idx
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise _C.Error("[tide.nn.functional.embedding] max_norm, scale_grad_by_freq and sparse "
                        "are not supported by tide; leave them at their defaults")
