@@ -30,7 +30,30 @@ outputs are written in their shortest round-trip form. tests/ops/torch_golden_te
   softmax, log_softmax   inputs [a]; args {dim}
   cat, stack        inputs [tensors...]; args {dim}
   index_select      inputs [a, index]; args {dim}
-  nll_loss, cross_entropy   inputs [input, target, weight?]; args {reduction, ignore_index?}
+  nll_loss, cross_entropy   inputs [input, target, weight?]; args {reduction, ignore_index?,
+                    label_smoothing? (cross_entropy)}
+  mse_loss, l1_loss inputs [input, target]; args {reduction}
+  smooth_l1_loss, huber_loss   inputs [input, target]; args {reduction, beta / delta}
+  binary_cross_entropy   inputs [input, target, weight?]; args {reduction}
+  binary_cross_entropy_with_logits   inputs [input, target, weight?, pos_weight?];
+                    args {reduction, weight: bool, pos_weight: bool} (which are present)
+  kl_div            inputs [input, target]; args {reduction, log_target}
+  margin_ranking_loss, cosine_embedding_loss   inputs [input1, input2, target];
+                    args {reduction, margin}
+  gelu              inputs [a]; args {approximate}
+  silu, mish        inputs [a]
+  softplus          inputs [a]; args {beta, threshold}
+  leaky_relu        inputs [a]; args {negative_slope}
+  elu               inputs [a]; args {alpha}
+  hardtanh          inputs [a]; args {min_val, max_val}
+  prelu             inputs [a, weight]
+  layer_norm        inputs [a, weight?, bias?]; args {normalized_shape, eps}
+  group_norm        inputs [a, weight?, bias?]; args {num_groups, eps}
+  embedding         inputs [weight, indices]; args {padding_idx (-1: none)}
+  one_hot           inputs [indices]; args {num_classes}
+  normalize         inputs [a]; args {p, dim}
+  cosine_similarity inputs [x1, x2]; args {dim}
+  pairwise_distance inputs [x1, x2]; args {p, keepdim}
   table:NAME        the op table's sample NAME (`samples` in src/ops/ops.yaml: "sin",
                     "lerp.Scalar"), inputs its tensor operands, the Scalars from the table
   table_inplace:NAME   the same, in place on a copy of inputs[0]
@@ -104,6 +127,14 @@ TORCH_WORDING = {
     "index_select_float_index_rejected": "Expected dtype int32 or int64 for index",
     "cross_entropy_target_out_of_range_rejected": "Target 5 is out of bounds",
     "cross_entropy_batch_mismatch_rejected": "Expected input batch_size (4) to match target batch_size (3)",
+    "cross_entropy_probabilities_ignore_index_rejected": "ignore_index is not supported for floating point target",
+    "cross_entropy_label_smoothing_above_one_rejected": "label_smoothing must be between 0.0 and 1.0. Got: 1.5",
+    "binary_cross_entropy_out_of_range_rejected": "all elements of input should be between 0 and 1",
+    "smooth_l1_loss_negative_beta_rejected": "smooth_l1_loss does not support negative values for beta.",
+    "huber_loss_zero_delta_rejected": "huber_loss does not support non-positive values for delta.",
+    "cosine_embedding_loss_2d_target_rejected": "0D or 1D target tensor expected, multi-target not supported",
+    "prelu_channel_mismatch_rejected": "Mismatch of parameter numbers and input channel size.",
+    "one_hot_too_small_rejected": "Class values must be smaller than num_classes.",
 }
 
 
@@ -606,6 +637,189 @@ def table_cases():
                      call=lambda out=out: fn(*f32, **scalars, out=out))
 
 
+def more_loss_cases():
+    """Issue 26's losses: every reduction, with the options torch gives each."""
+    reductions = ("none", "mean", "sum")
+    logits = floats(4, 5, lo=-24, hi=25)
+    target = torch.tensor([1, 0, 4, 2])
+    ignored = torch.tensor([1, -100, 4, 2])
+    weight = positive(5).mul(0.25)
+    probs = torch.softmax(floats(4, 5), 1)
+    logits3 = floats(2, 3, 4)
+    target3 = torch.tensor([[0, 2, 1, -100], [2, 2, 0, 1]])
+    for red in reductions:
+        a = {"reduction": red}
+        golden(f"cross_entropy_probabilities_{red}", "cross_entropy", [logits, probs], a,
+               lambda red=red: F.cross_entropy(logits, probs, reduction=red))
+        golden(f"cross_entropy_probabilities_weighted_smoothed_{red}", "cross_entropy",
+               [logits, probs, weight], {**a, "label_smoothing": 0.25},
+               lambda red=red: F.cross_entropy(logits, probs, weight=weight, reduction=red,
+                                               label_smoothing=0.25))
+        golden(f"cross_entropy_label_smoothing_{red}", "cross_entropy", [logits, ignored],
+               {**a, "label_smoothing": 0.1},
+               lambda red=red: F.cross_entropy(logits, ignored, reduction=red, label_smoothing=0.1))
+        golden(f"cross_entropy_label_smoothing_weighted_{red}", "cross_entropy",
+               [logits, ignored, weight], {**a, "label_smoothing": 0.1},
+               lambda red=red: F.cross_entropy(logits, ignored, weight=weight, reduction=red,
+                                               label_smoothing=0.1))
+        golden(f"cross_entropy_spatial_{red}", "cross_entropy", [logits3, target3], a,
+               lambda red=red: F.cross_entropy(logits3, target3, reduction=red))
+        golden(f"cross_entropy_spatial_smoothed_weighted_{red}", "cross_entropy",
+               [logits3, target3, weight[:3]], {**a, "label_smoothing": 0.2},
+               lambda red=red: F.cross_entropy(logits3, target3, weight=weight[:3], reduction=red,
+                                               label_smoothing=0.2))
+    golden("cross_entropy_unbatched_smoothed", "cross_entropy", [logits[0], torch.tensor(3)],
+           {"reduction": "none", "label_smoothing": 0.3},
+           lambda: F.cross_entropy(logits[0], torch.tensor(3), reduction="none", label_smoothing=0.3))
+    golden("cross_entropy_unbatched_probabilities", "cross_entropy", [logits[0], probs[0]],
+           {"reduction": "mean"}, lambda: F.cross_entropy(logits[0], probs[0]))
+    golden("cross_entropy_probabilities_ignore_index_rejected", "cross_entropy", [logits, probs],
+           {"reduction": "mean", "ignore_index": 1},
+           lambda: F.cross_entropy(logits, probs, ignore_index=1))
+    golden("cross_entropy_label_smoothing_above_one_rejected", "cross_entropy", [logits, target],
+           {"reduction": "mean", "label_smoothing": 1.5},
+           lambda: F.cross_entropy(logits, target, label_smoothing=1.5))
+    golden("cross_entropy_spatial_target_shape_rejected", "cross_entropy", [logits3, target],
+           {"reduction": "mean"}, lambda: F.cross_entropy(logits3, target))
+
+    x, y = floats(3, 4), floats(3, 4)
+    p = torch.sigmoid(floats(3, 4))
+    p[0, 0], p[1, 1] = 0.0, 1.0  # saturated probabilities: torch clamps each log at -100
+    t = torch.randint(0, 2, (3, 4), generator=_gen).float()
+    t[0, 1] = 0.5  # soft labels are allowed
+    w4 = positive(4).mul(0.25)
+    logq = torch.log_softmax(floats(3, 4), 1)
+    q = torch.softmax(floats(3, 4), 1)
+    q[0, 0] = 0.0  # xlogy(0, 0) = 0
+    logq_target = torch.log_softmax(floats(3, 4), 1)
+    a1, a2 = floats(6), floats(6)
+    sign = torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0, 1.0])
+    e1, e2 = floats(3, 5), floats(3, 5)
+    e_sign = torch.tensor([1.0, -1.0, -1.0])
+    for red in reductions:
+        a = {"reduction": red}
+        golden(f"mse_loss_{red}", "mse_loss", [x, y], a, lambda red=red: F.mse_loss(x, y, reduction=red))
+        golden(f"l1_loss_{red}", "l1_loss", [x, y], a, lambda red=red: F.l1_loss(x, y, reduction=red))
+        for beta in (1.0, 0.5, 0.0):
+            golden(f"smooth_l1_loss_beta{int(beta * 10)}_{red}", "smooth_l1_loss", [x, y],
+                   {**a, "beta": beta},
+                   lambda red=red, beta=beta: F.smooth_l1_loss(x, y, reduction=red, beta=beta))
+        for delta in (1.0, 2.5):
+            golden(f"huber_loss_delta{int(delta * 10)}_{red}", "huber_loss", [x, y],
+                   {**a, "delta": delta},
+                   lambda red=red, delta=delta: F.huber_loss(x, y, reduction=red, delta=delta))
+        golden(f"binary_cross_entropy_{red}", "binary_cross_entropy", [p, t], a,
+               lambda red=red: F.binary_cross_entropy(p, t, reduction=red))
+        golden(f"binary_cross_entropy_weighted_{red}", "binary_cross_entropy", [p, t, w4], a,
+               lambda red=red: F.binary_cross_entropy(p, t, weight=w4, reduction=red))
+        golden(f"bce_with_logits_{red}", "binary_cross_entropy_with_logits", [x, t],
+               {**a, "weight": False, "pos_weight": False},
+               lambda red=red: F.binary_cross_entropy_with_logits(x, t, reduction=red))
+        golden(f"bce_with_logits_pos_weight_{red}", "binary_cross_entropy_with_logits",
+               [x, t, w4 * 3], {**a, "weight": False, "pos_weight": True},
+               lambda red=red: F.binary_cross_entropy_with_logits(x, t, pos_weight=w4 * 3,
+                                                                  reduction=red))
+        golden(f"bce_with_logits_both_weights_{red}", "binary_cross_entropy_with_logits",
+               [x, t, w4, w4 + 1], {**a, "weight": True, "pos_weight": True},
+               lambda red=red: F.binary_cross_entropy_with_logits(x, t, weight=w4, pos_weight=w4 + 1,
+                                                                  reduction=red))
+        golden(f"kl_div_{red}", "kl_div", [logq, q], {**a, "log_target": False},
+               lambda red=red: F.kl_div(logq, q, reduction=red))
+        golden(f"kl_div_log_target_{red}", "kl_div", [logq, logq_target], {**a, "log_target": True},
+               lambda red=red: F.kl_div(logq, logq_target, reduction=red, log_target=True))
+        golden(f"margin_ranking_loss_{red}", "margin_ranking_loss", [a1, a2, sign],
+               {**a, "margin": 0.5},
+               lambda red=red: F.margin_ranking_loss(a1, a2, sign, margin=0.5, reduction=red))
+        golden(f"cosine_embedding_loss_{red}", "cosine_embedding_loss", [e1, e2, e_sign],
+               {**a, "margin": 0.25},
+               lambda red=red: F.cosine_embedding_loss(e1, e2, e_sign, margin=0.25, reduction=red))
+    golden("margin_ranking_loss_no_margin", "margin_ranking_loss", [a1, a2, sign],
+           {"reduction": "mean", "margin": 0.0},
+           lambda: F.margin_ranking_loss(a1, a2, sign))
+    golden("cosine_embedding_loss_unbatched", "cosine_embedding_loss",
+           [e1[0], e2[0], torch.tensor(-1.0)], {"reduction": "mean", "margin": -0.5},
+           lambda: F.cosine_embedding_loss(e1[0], e2[0], torch.tensor(-1.0), margin=-0.5))
+    golden("binary_cross_entropy_out_of_range_rejected", "binary_cross_entropy",
+           [x.abs() + 1, t], {"reduction": "mean"},
+           lambda: F.binary_cross_entropy(x.abs() + 1, t))
+    golden("smooth_l1_loss_negative_beta_rejected", "smooth_l1_loss", [x, y],
+           {"reduction": "mean", "beta": -1.0}, lambda: F.smooth_l1_loss(x, y, beta=-1.0))
+    golden("huber_loss_zero_delta_rejected", "huber_loss", [x, y],
+           {"reduction": "mean", "delta": 0.0}, lambda: F.huber_loss(x, y, delta=0.0))
+    golden("cosine_embedding_loss_2d_target_rejected", "cosine_embedding_loss",
+           [e1, e2, e_sign.reshape(3, 1)], {"reduction": "mean", "margin": 0.0},
+           lambda: F.cosine_embedding_loss(e1, e2, e_sign.reshape(3, 1)))
+
+
+def activation_cases():
+    x = floats(3, 8, lo=-40, hi=41)  # -5 ... 5 in steps of 1/8, zero included
+    wide = floats(2, 4, lo=-200, hi=201)  # -25 ... 25: softplus's threshold, saturations
+    for name, a in (("small", x), ("wide", wide)):
+        for approx in ("none", "tanh"):
+            golden(f"gelu_{approx}_{name}", "gelu", [a], {"approximate": approx},
+                   lambda a=a, approx=approx: F.gelu(a, approximate=approx))
+        golden(f"silu_{name}", "silu", [a], {}, lambda a=a: F.silu(a))
+        golden(f"mish_{name}", "mish", [a], {}, lambda a=a: F.mish(a))
+        golden(f"softplus_{name}", "softplus", [a], {"beta": 1.0, "threshold": 20.0},
+               lambda a=a: F.softplus(a))
+        golden(f"softplus_beta2_threshold5_{name}", "softplus", [a], {"beta": 2.0, "threshold": 5.0},
+               lambda a=a: F.softplus(a, beta=2.0, threshold=5.0))
+        golden(f"leaky_relu_{name}", "leaky_relu", [a], {"negative_slope": 0.01},
+               lambda a=a: F.leaky_relu(a))
+        golden(f"elu_{name}", "elu", [a], {"alpha": 1.0}, lambda a=a: F.elu(a))
+        golden(f"elu_alpha_half_{name}", "elu", [a], {"alpha": 0.5}, lambda a=a: F.elu(a, alpha=0.5))
+        golden(f"hardtanh_{name}", "hardtanh", [a], {"min_val": -1.0, "max_val": 1.0},
+               lambda a=a: F.hardtanh(a))
+    golden("hardtanh_bounds", "hardtanh", [x], {"min_val": -2.0, "max_val": 0.5},
+           lambda: F.hardtanh(x, -2.0, 0.5))
+    golden("gelu_float64", "gelu", [x.double()], {"approximate": "none"}, lambda: F.gelu(x.double()))
+    images = floats(2, 3, 2, 2)
+    golden("prelu_one_weight", "prelu", [images, torch.tensor([0.25])], {},
+           lambda: F.prelu(images, torch.tensor([0.25])))
+    golden("prelu_per_channel", "prelu", [images, torch.tensor([0.25, -0.5, 2.0])], {},
+           lambda: F.prelu(images, torch.tensor([0.25, -0.5, 2.0])))
+    golden("prelu_channel_mismatch_rejected", "prelu", [images, torch.tensor([0.25, 0.5])], {},
+           lambda: F.prelu(images, torch.tensor([0.25, 0.5])))
+
+
+def layer_cases():
+    x = floats(2, 3, 4)
+    w, b = floats(3, 4), floats(3, 4)
+    golden("layer_norm_last_dim", "layer_norm", [x], {"normalized_shape": [4], "eps": 1e-5},
+           lambda: F.layer_norm(x, [4]))
+    golden("layer_norm_two_dims_affine", "layer_norm", [x, w, b],
+           {"normalized_shape": [3, 4], "eps": 1e-5}, lambda: F.layer_norm(x, [3, 4], w, b))
+    golden("layer_norm_shape_mismatch_rejected", "layer_norm", [x], {"normalized_shape": [3], "eps": 1e-5},
+           lambda: F.layer_norm(x, [3]))
+    images = floats(2, 4, 3, 2)
+    cw, cb = floats(4), floats(4)
+    golden("group_norm_two_groups_affine", "group_norm", [images, cw, cb],
+           {"num_groups": 2, "eps": 1e-5}, lambda: F.group_norm(images, 2, cw, cb))
+    golden("group_norm_one_group", "group_norm", [images], {"num_groups": 1, "eps": 1e-3},
+           lambda: F.group_norm(images, 1, eps=1e-3))
+    golden("group_norm_indivisible_rejected", "group_norm", [images], {"num_groups": 3, "eps": 1e-5},
+           lambda: F.group_norm(images, 3))
+    table = floats(5, 3)
+    idx = torch.tensor([[0, 4, 2], [2, 2, 1]])
+    golden("embedding", "embedding", [table, idx], {"padding_idx": -1}, lambda: F.embedding(idx, table))
+    golden("embedding_padding", "embedding", [table, idx], {"padding_idx": 2},
+           lambda: F.embedding(idx, table, padding_idx=2))
+    golden("one_hot", "one_hot", [idx], {"num_classes": -1}, lambda: F.one_hot(idx))
+    golden("one_hot_num_classes", "one_hot", [idx], {"num_classes": 7}, lambda: F.one_hot(idx, 7))
+    golden("one_hot_too_small_rejected", "one_hot", [idx], {"num_classes": 3}, lambda: F.one_hot(idx, 3))
+    a, c = floats(3, 4), floats(3, 4)
+    golden("normalize", "normalize", [a], {"p": 2.0, "dim": 1}, lambda: F.normalize(a))
+    golden("normalize_p1_dim0", "normalize", [a], {"p": 1.0, "dim": 0}, lambda: F.normalize(a, 1.0, 0))
+    golden("normalize_p3", "normalize", [a], {"p": 3.0, "dim": 1}, lambda: F.normalize(a, 3.0))
+    golden("cosine_similarity", "cosine_similarity", [a, c], {"dim": 1}, lambda: F.cosine_similarity(a, c))
+    golden("cosine_similarity_dim0_broadcast", "cosine_similarity", [a, c[0]], {"dim": -1},
+           lambda: F.cosine_similarity(a, c[0], dim=-1))
+    golden("pairwise_distance", "pairwise_distance", [a, c], {"p": 2.0, "keepdim": False},
+           lambda: F.pairwise_distance(a, c))
+    golden("pairwise_distance_p1_keepdim", "pairwise_distance", [a, c], {"p": 1.0, "keepdim": True},
+           lambda: F.pairwise_distance(a, c, p=1.0, keepdim=True))
+
+
 def main():
     binary_cases()
     pow_cases()
@@ -620,6 +834,9 @@ def main():
     shape_cases()
     loss_cases()
     table_cases()
+    more_loss_cases()
+    activation_cases()
+    layer_cases()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(GOLDENS, f, separators=(",", ":"), allow_nan=False)

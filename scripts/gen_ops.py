@@ -52,14 +52,17 @@ class Arg:
         "ScalarType?": "std::optional<Dtype>",
         "Tensor?": "const Tensor&",  # an undefined Tensor is torch's None
         "int[2]": "IntArrayRef",  # one int stands for both dims, as torch's int[2]
-        "str": "PaddingMode",  # conv's padding="same"/"valid" (tide/padding_mode.h)
-        "float": "double",
+        "PaddingMode": "PaddingMode",  # conv's padding="same"/"valid" (tide/padding_mode.h)
+        "float": "double",  # as libtorch
         "int?": "std::optional<int64_t>",
         "float?": "std::optional<double>",
+        "Reduction": "Reduction",  # tide::Reduction (tide/ops.h)
+        "str": "const std::string&",
     }
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
     # Defaults whose C++ spelling depends on the type.
-    TYPED_DEFAULTS = {("Tensor?", "None"): "{}"}
+    TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",
+                      ("Reduction", "None"): "Reduction::None", ("Reduction", "Sum"): "Reduction::Sum"}
 
     def __init__(self, text, kw_only):
         m = re.fullmatch(r"(\S+) (\w+)(?:=(\S+))?", text.strip())
@@ -126,7 +129,7 @@ class Op:
             raise ValueError(f"{entry['func']}: return type must be one of {', '.join(self.RETURNS)}")
         if self.plan not in self.PLANS:
             raise ValueError(f"{entry['func']}: unknown plan {self.plan!r}")
-        if self.autograd not in ("traced", "refuse", "none"):
+        if self.autograd not in ("traced", "refuse", "none", "composite"):
             raise ValueError(f"{entry['func']}: unknown autograd {self.autograd!r}")
 
     @property

@@ -147,12 +147,78 @@ void bind_factories(nb::module_& m) {
         });
   m.def("_cross_entropy",
         [](const Tensor& input, const Tensor& target, std::optional<Tensor> weight,
-           const std::string& reduction, int64_t ignore_index) {
+           const std::string& reduction, int64_t ignore_index, double label_smoothing) {
           return tide::cross_entropy(input, target, weight.value_or(Tensor()),
-                                     reduction_of(reduction), ignore_index);
+                                     reduction_of(reduction), ignore_index, label_smoothing);
         });
-  m.def("_mse_loss", [](const Tensor& input, const Tensor& target, const std::string& reduction) {
+  using T = const Tensor&;
+  using S = const std::string&;
+  using OptT = std::optional<Tensor>;
+  m.def("_mse_loss", [](T input, T target, S reduction) {
     return tide::mse_loss(input, target, reduction_of(reduction));
+  });
+  m.def("_l1_loss", [](T input, T target, S reduction) {
+    return tide::l1_loss(input, target, reduction_of(reduction));
+  });
+  m.def("_smooth_l1_loss", [](T input, T target, S reduction, double beta) {
+    return tide::smooth_l1_loss(input, target, reduction_of(reduction), beta);
+  });
+  m.def("_huber_loss", [](T input, T target, S reduction, double delta) {
+    return tide::huber_loss(input, target, reduction_of(reduction), delta);
+  });
+  m.def("_binary_cross_entropy", [](T input, T target, OptT weight, S reduction) {
+    return tide::binary_cross_entropy(input, target, weight.value_or(Tensor()),
+                                      reduction_of(reduction));
+  });
+  m.def("_binary_cross_entropy_with_logits",
+        [](T input, T target, OptT weight, OptT pos_weight, S reduction) {
+          return tide::binary_cross_entropy_with_logits(input, target, weight.value_or(Tensor()),
+                                                        pos_weight.value_or(Tensor()),
+                                                        reduction_of(reduction));
+        });
+  m.def("_kl_div", [](T input, T target, S reduction, bool log_target) {
+    return tide::kl_div(input, target, reduction_of(reduction), log_target);
+  });
+  m.def("_margin_ranking_loss", [](T input1, T input2, T target, double margin, S reduction) {
+    return tide::margin_ranking_loss(input1, input2, target, margin, reduction_of(reduction));
+  });
+  m.def("_cosine_embedding_loss", [](T input1, T input2, T target, double margin, S reduction) {
+    return tide::cosine_embedding_loss(input1, input2, target, margin, reduction_of(reduction));
+  });
+  // ---- activations (nn.functional names, without the inplace flags torch's Python adds)
+  m.def("_gelu", [](T input, S approximate) { return tide::gelu(input, approximate); });
+  m.def("_silu", [](T input) { return tide::silu(input); });
+  m.def("_mish", [](T input) { return tide::mish(input); });
+  m.def("_softplus", [](T input, double beta, double threshold) {
+    return tide::softplus(input, beta, threshold);
+  });
+  m.def("_leaky_relu", [](T input, double slope) { return tide::leaky_relu(input, slope); });
+  m.def("_elu", [](T input, double alpha) { return tide::elu(input, alpha); });
+  m.def("_hardtanh", [](T input, double min_val, double max_val) {
+    return tide::hardtanh(input, min_val, max_val);
+  });
+  m.def("_prelu", [](T input, T weight) { return tide::prelu(input, weight); });
+  // ---- layers' functional forms
+  m.def("_layer_norm", [](T input, Sizes shape, OptT weight, OptT bias, double eps) {
+    return tide::layer_norm(input, std::move(shape), weight.value_or(Tensor()),
+                            bias.value_or(Tensor()), eps);
+  });
+  m.def("_group_norm", [](T input, int64_t groups, OptT weight, OptT bias, double eps) {
+    return tide::group_norm(input, groups, weight.value_or(Tensor()), bias.value_or(Tensor()),
+                            eps);
+  });
+  m.def("_embedding", [](T weight, T indices, int64_t padding_idx) {
+    return tide::embedding(weight, indices, padding_idx);
+  });
+  m.def("_one_hot", [](T input, int64_t num_classes) { return tide::one_hot(input, num_classes); });
+  m.def("_normalize", [](T input, double p, int64_t dim, double eps) {
+    return tide::normalize(input, p, dim, eps);
+  });
+  m.def("_cosine_similarity", [](T x1, T x2, int64_t dim, double eps) {
+    return tide::cosine_similarity(x1, x2, dim, eps);
+  });
+  m.def("_pairwise_distance", [](T x1, T x2, double p, double eps, bool keepdim) {
+    return tide::pairwise_distance(x1, x2, p, eps, keepdim);
   });
   m.def("_dropout", &tide::dropout);
 }

@@ -254,8 +254,13 @@ Tensor clone(const Tensor& a);
 Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool copy);
 
 // nn.functional
-Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
-                Reduction reduction, int64_t ignore_index);
+// @generated begin traced-declarations losses (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, Reduction reduction,
+                int64_t ignore_index);
+// @generated end traced-declarations losses
+// @generated begin traced-declarations activations (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor gelu_erf(const Tensor& self);
+// @generated end traced-declarations activations
 
 }  // namespace traced
 }  // namespace tide::autograd

@@ -248,6 +248,12 @@ void with_unary_functor(UnaryOp op, const F& f) {
     case UnaryOp::BitwiseNot:
       if constexpr (std::is_integral_v<T>) return f(BitwiseNotOp<C>{});
       break;
+    case UnaryOp::Gelu:
+      if constexpr (is_float_type_v<T>) return f(GeluOp<C>{});
+      break;
+    case UnaryOp::GeluDerivative:
+      if constexpr (is_float_type_v<T>) return f(GeluDerivativeOp<C>{});
+      break;
     // @generated end unary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "unary op ", static_cast<int>(op), " has no kernel for this dtype");

@@ -373,6 +373,18 @@ template <class T> struct FracOp { TIDE_HOST_DEVICE T operator()(T v) const { re
 template <class T> struct BitwiseNotOp {
   TIDE_HOST_DEVICE T operator()(T v) const {
     if constexpr (std::is_same_v<T, bool>) return !v; else return static_cast<T>(~v);
+/// Exact GELU, x Phi(x), Phi the standard normal cdf through erf (activations family).
+template <class T> struct GeluOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    return v * T(0.5) * (T(1) + std::erf(v * T(0.70710678118654752440)));
+  }
+};
+/// Exact GELU's derivative: Phi(x) + x phi(x).
+template <class T> struct GeluDerivativeOp {
+  TIDE_HOST_DEVICE T operator()(T v) const {
+    const T cdf = T(0.5) * (T(1) + std::erf(v * T(0.70710678118654752440)));
+    const T pdf = std::exp(T(-0.5) * v * v) * T(0.39894228040143267794);
+    return cdf + v * pdf;
   }
 };
 

@@ -1,7 +1,8 @@
-// The loss modules: CrossEntropyLoss and MSELoss.
+// The loss modules: CrossEntropyLoss, MSELoss and those of tide/nn/losses.h.
 
 #include "tide/error.h"
 #include "tide/nn/cross_entropy_loss.h"
+#include "tide/nn/losses.h"
 #include "tide/nn/mse_loss.h"
 
 namespace tide::nn {
@@ -15,8 +16,12 @@ namespace {
 
 }  // namespace
 
-CrossEntropyLoss::CrossEntropyLoss(Tensor weight, Reduction reduction, int64_t ignore_index)
-    : weight(std::move(weight)), reduction(reduction), ignore_index(ignore_index) {
+CrossEntropyLoss::CrossEntropyLoss(Tensor weight, Reduction reduction, int64_t ignore_index,
+                                   double label_smoothing)
+    : weight(std::move(weight)),
+      reduction(reduction),
+      ignore_index(ignore_index),
+      label_smoothing(label_smoothing) {
   if (this->weight.defined()) {
     TIDE_CHECK(this->weight.dim() == 1 && this->weight.is_floating_point(),
                "[nn::CrossEntropyLoss] expected weight to be a 1D floating-point tensor of one "
@@ -34,7 +39,7 @@ void CrossEntropyLoss::reset() {
 }
 
 Tensor CrossEntropyLoss::forward(const Tensor& input, const Tensor& target) {
-  return cross_entropy(input, target, weight, reduction, ignore_index);
+  return cross_entropy(input, target, weight, reduction, ignore_index, label_smoothing);
 }
 
 Tensor CrossEntropyLoss::forward(const Tensor& /*input*/) { throw_one_input(name()); }
@@ -44,5 +49,57 @@ Tensor MSELoss::forward(const Tensor& input, const Tensor& target) {
 }
 
 Tensor MSELoss::forward(const Tensor& /*input*/) { throw_one_input(name()); }
+
+Tensor L1Loss::forward(const Tensor& input, const Tensor& target) {
+  return l1_loss(input, target, reduction);
+}
+
+Tensor SmoothL1Loss::forward(const Tensor& input, const Tensor& target) {
+  return smooth_l1_loss(input, target, reduction, beta);
+}
+
+Tensor HuberLoss::forward(const Tensor& input, const Tensor& target) {
+  return huber_loss(input, target, reduction, delta);
+}
+
+BCELoss::BCELoss(Tensor weight, Reduction reduction) : PairLoss(reduction), weight(std::move(weight)) {
+  reset();
+}
+
+void BCELoss::reset() {
+  // A new handle on the same storage, as CrossEntropyLoss's weight.
+  if (weight.defined()) weight = register_buffer("weight", weight.detach());
+}
+
+Tensor BCELoss::forward(const Tensor& input, const Tensor& target) {
+  return binary_cross_entropy(input, target, weight, reduction);
+}
+
+BCEWithLogitsLoss::BCEWithLogitsLoss(Tensor weight, Reduction reduction, Tensor pos_weight)
+    : PairLoss(reduction), weight(std::move(weight)), pos_weight(std::move(pos_weight)) {
+  reset();
+}
+
+void BCEWithLogitsLoss::reset() {
+  if (weight.defined()) weight = register_buffer("weight", weight.detach());
+  if (pos_weight.defined()) pos_weight = register_buffer("pos_weight", pos_weight.detach());
+}
+
+Tensor BCEWithLogitsLoss::forward(const Tensor& input, const Tensor& target) {
+  return binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction);
+}
+
+Tensor KLDivLoss::forward(const Tensor& input, const Tensor& target) {
+  return kl_div(input, target, reduction, log_target);
+}
+
+Tensor MarginRankingLoss::forward(const Tensor& input1, const Tensor& input2, const Tensor& target) {
+  return margin_ranking_loss(input1, input2, target, margin, reduction);
+}
+
+Tensor CosineEmbeddingLoss::forward(const Tensor& input1, const Tensor& input2,
+                                    const Tensor& target) {
+  return cosine_embedding_loss(input1, input2, target, margin, reduction);
+}
 
 }  // namespace tide::nn

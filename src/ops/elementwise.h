@@ -82,6 +82,8 @@ Tensor& clamp_min_(Tensor& self, const Tensor& min);
 Tensor& clamp_max_(Tensor& self, const Tensor& max);
 Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
 Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value = 1);
+Tensor gelu_erf(const Tensor& self);
+Tensor gelu_derivative(const Tensor& self);
 // @generated end detail-declarations
 
 /// Where an elementwise plan's result goes: a new tensor, self (in place) or a caller's out.

@@ -1320,6 +1320,124 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                                   momentum, eps, cudnn_enabled);
 }
 
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, Reduction reduction,
+                int64_t ignore_index) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, weight))) {
+    return autograd::traced::nll_loss(self, target, weight, reduction, ignore_index);
+  }
+  return detail::plain_nll_loss(self, target, weight, reduction, ignore_index);
+}
+
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                     Reduction reduction, int64_t ignore_index, double label_smoothing) {
+  return detail::plain_cross_entropy(self, target, weight, reduction, ignore_index,
+                                     label_smoothing);
+}
+
+Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
+  return detail::plain_mse_loss(self, target, reduction);
+}
+
+Tensor l1_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
+  return detail::plain_l1_loss(self, target, reduction);
+}
+
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, Reduction reduction, double beta) {
+  return detail::plain_smooth_l1_loss(self, target, reduction, beta);
+}
+
+Tensor huber_loss(const Tensor& self, const Tensor& target, Reduction reduction, double delta) {
+  return detail::plain_huber_loss(self, target, reduction, delta);
+}
+
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                            Reduction reduction) {
+  return detail::plain_binary_cross_entropy(self, target, weight, reduction);
+}
+
+Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
+                                        const Tensor& weight, const Tensor& pos_weight,
+                                        Reduction reduction) {
+  return detail::plain_binary_cross_entropy_with_logits(self, target, weight, pos_weight,
+                                                        reduction);
+}
+
+Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction, bool log_target) {
+  return detail::plain_kl_div(self, target, reduction, log_target);
+}
+
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           double margin, Reduction reduction) {
+  return detail::plain_margin_ranking_loss(input1, input2, target, margin, reduction);
+}
+
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                             double margin, Reduction reduction) {
+  return detail::plain_cosine_embedding_loss(input1, input2, target, margin, reduction);
+}
+
+Tensor gelu(const Tensor& self, const std::string& approximate) {
+  return detail::plain_gelu(self, approximate);
+}
+
+Tensor silu(const Tensor& self) {
+  return detail::plain_silu(self);
+}
+
+Tensor mish(const Tensor& self) {
+  return detail::plain_mish(self);
+}
+
+Tensor softplus(const Tensor& self, double beta, double threshold) {
+  return detail::plain_softplus(self, beta, threshold);
+}
+
+Tensor leaky_relu(const Tensor& self, double negative_slope) {
+  return detail::plain_leaky_relu(self, negative_slope);
+}
+
+Tensor elu(const Tensor& self, double alpha, double scale, double input_scale) {
+  return detail::plain_elu(self, alpha, scale, input_scale);
+}
+
+Tensor hardtanh(const Tensor& self, double min_val, double max_val) {
+  return detail::plain_hardtanh(self, min_val, max_val);
+}
+
+Tensor prelu(const Tensor& self, const Tensor& weight) {
+  return detail::plain_prelu(self, weight);
+}
+
+Tensor layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape, const Tensor& weight,
+                  const Tensor& bias, double eps) {
+  return detail::plain_layer_norm(self, std::move(normalized_shape), weight, bias, eps);
+}
+
+Tensor group_norm(const Tensor& self, int64_t num_groups, const Tensor& weight, const Tensor& bias,
+                  double eps) {
+  return detail::plain_group_norm(self, num_groups, weight, bias, eps);
+}
+
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx) {
+  return detail::plain_embedding(weight, indices, padding_idx);
+}
+
+Tensor one_hot(const Tensor& self, int64_t num_classes) {
+  return detail::plain_one_hot(self, num_classes);
+}
+
+Tensor normalize(const Tensor& self, double p, int64_t dim, double eps) {
+  return detail::plain_normalize(self, p, dim, eps);
+}
+
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim, double eps) {
+  return detail::plain_cosine_similarity(x1, x2, dim, eps);
+}
+
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps, bool keepdim) {
+  return detail::plain_pairwise_distance(x1, x2, p, eps, keepdim);
+}
+
 namespace detail {
 
 Tensor& sin_(Tensor& self) {
@@ -1791,6 +1909,17 @@ Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Sca
   }
   return detail::pointwise_inplace(TernaryOp::Addcdiv, self, {&self, &tensor1, &tensor2},
                                    value, PointwiseDtype::PromoteAll, "Tensor::addcdiv_");
+}
+
+Tensor gelu_erf(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::gelu_erf(self);
+  }
+  return detail::unary_float(UnaryOp::Gelu, self, "gelu_erf");
+}
+
+Tensor gelu_derivative(const Tensor& self) {
+  return detail::unary_float(UnaryOp::GeluDerivative, self, "gelu_derivative");
 }
 
 }  // namespace detail

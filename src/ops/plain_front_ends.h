@@ -71,6 +71,44 @@ Tensor plain_adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
 Tensor plain_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         const Tensor& running_mean, const Tensor& running_var, bool training,
                         double momentum, double eps, bool cudnn_enabled);
+Tensor plain_nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight,
+                      Reduction reduction, int64_t ignore_index);
+Tensor plain_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                           Reduction reduction, int64_t ignore_index, double label_smoothing);
+Tensor plain_mse_loss(const Tensor& self, const Tensor& target, Reduction reduction);
+Tensor plain_l1_loss(const Tensor& self, const Tensor& target, Reduction reduction);
+Tensor plain_smooth_l1_loss(const Tensor& self, const Tensor& target, Reduction reduction,
+                            double beta);
+Tensor plain_huber_loss(const Tensor& self, const Tensor& target, Reduction reduction,
+                        double delta);
+Tensor plain_binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                  Reduction reduction);
+Tensor plain_binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
+                                              const Tensor& weight, const Tensor& pos_weight,
+                                              Reduction reduction);
+Tensor plain_kl_div(const Tensor& self, const Tensor& target, Reduction reduction, bool log_target);
+Tensor plain_margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                 double margin, Reduction reduction);
+Tensor plain_cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                   double margin, Reduction reduction);
+Tensor plain_gelu(const Tensor& self, const std::string& approximate);
+Tensor plain_silu(const Tensor& self);
+Tensor plain_mish(const Tensor& self);
+Tensor plain_softplus(const Tensor& self, double beta, double threshold);
+Tensor plain_leaky_relu(const Tensor& self, double negative_slope);
+Tensor plain_elu(const Tensor& self, double alpha, double scale, double input_scale);
+Tensor plain_hardtanh(const Tensor& self, double min_val, double max_val);
+Tensor plain_prelu(const Tensor& self, const Tensor& weight);
+Tensor plain_layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape,
+                        const Tensor& weight, const Tensor& bias, double eps);
+Tensor plain_group_norm(const Tensor& self, int64_t num_groups, const Tensor& weight,
+                        const Tensor& bias, double eps);
+Tensor plain_embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx);
+Tensor plain_one_hot(const Tensor& self, int64_t num_classes);
+Tensor plain_normalize(const Tensor& self, double p, int64_t dim, double eps);
+Tensor plain_cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim, double eps);
+Tensor plain_pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps,
+                               bool keepdim);
 // @generated end plain-declarations
 
 }  // namespace tide::detail

@@ -243,6 +243,111 @@ TEST(Gradcheck, NllLossAndCrossEntropyWithWeightsIgnoreIndexAndReductions) {
   }
 }
 
+TEST(Gradcheck, CrossEntropyWithProbabilitiesSmoothingAndSpatialInputs) {
+  const Tensor weight = tensor({0.5, 2.0, 1.0, 3.0}, dtype(kFloat64));
+  const Tensor probs = softmax(rnd({5, 4}, 130), 1);
+  const Tensor ignored = tensor({1, -100, 3, 1, -100});
+  const Tensor spatial = tensor({{0, 3, -100}, {2, 1, 1}});
+  for (Reduction r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
+    EXPECT_TRUE(gradcheck([&](V x) { return cross_entropy(x[0], x[1], weight, r, -100, 0.2); },
+                          {rnd({5, 4}, 131), probs}));
+    EXPECT_TRUE(gradcheck([&](V x) { return cross_entropy(x[0], ignored, weight, r, -100, 0.1); },
+                          {rnd({5, 4}, 132)}));
+    EXPECT_TRUE(gradcheck([&](V x) { return cross_entropy(x[0], spatial, weight, r, -100, 0.3); },
+                          {rnd({2, 4, 3}, 133)}));
+  }
+}
+
+TEST(Gradcheck, RegressionAndBinaryLosses) {
+  // Differences kept away from the kinks (0 for l1, beta and delta for the smooth ones).
+  const Tensor target = rnd({3, 4}, 140);
+  const Tensor labels = tensor({{0.0, 1.0, 0.5, 1.0}, {1.0, 0.0, 0.0, 1.0}, {0.25, 1.0, 0.0, 0.0}},
+                               dtype(kFloat64));
+  const Tensor w = positive({4}, 141);
+  for (Reduction r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
+    EXPECT_TRUE(gradcheck([&](V x) { return mse_loss(x[0], x[1], r); },
+                          {rnd({3, 4}, 142), rnd({3, 4}, 143)}));
+    EXPECT_TRUE(gradcheck([&](V x) { return l1_loss(x[0], target, r); }, {rnd({3, 4}, 144)}));
+    EXPECT_TRUE(
+        gradcheck([&](V x) { return smooth_l1_loss(x[0], target, r, 0.7); }, {rnd({3, 4}, 145)}));
+    EXPECT_TRUE(
+        gradcheck([&](V x) { return huber_loss(x[0], target, r, 0.6); }, {rnd({3, 4}, 146)}));
+    EXPECT_TRUE(gradcheck([&](V x) { return binary_cross_entropy(sigmoid(x[0]), labels, w, r); },
+                          {rnd({3, 4}, 147)}));
+    EXPECT_TRUE(gradcheck(
+        [&](V x) { return binary_cross_entropy_with_logits(x[0], labels, w, x[1], r); },
+        {rnd({3, 4}, 148), positive({4}, 149)}));
+    EXPECT_TRUE(gradcheck([&](V x) { return kl_div(log_softmax(x[0], 1), x[1], r); },
+                          {rnd({3, 4}, 150), positive({3, 4}, 151)}));
+    EXPECT_TRUE(gradcheck([&](V x) { return kl_div(x[0], x[1], r, /*log_target=*/true); },
+                          {rnd({3, 4}, 152), rnd({3, 4}, 153)}));
+  }
+}
+
+TEST(Gradcheck, MarginLosses) {
+  const Tensor sign = tensor({1.0, -1.0, 1.0, -1.0, -1.0}, dtype(kFloat64));
+  const Tensor pair_sign = tensor({1.0, -1.0, -1.0}, dtype(kFloat64));
+  for (Reduction r : {Reduction::Mean, Reduction::Sum, Reduction::None}) {
+    EXPECT_TRUE(gradcheck([&](V x) { return margin_ranking_loss(x[0], x[1], sign, 0.3, r); },
+                          {rnd({5}, 160), rnd({5}, 161)}));
+    EXPECT_TRUE(gradcheck([&](V x) { return cosine_embedding_loss(x[0], x[1], pair_sign, -0.9, r); },
+                          {rnd({3, 4}, 162), rnd({3, 4}, 163)}));
+  }
+}
+
+TEST(Gradcheck, Activations) {
+  EXPECT_TRUE(gradcheck([](V x) { return gelu(x[0]); }, {rnd({3, 4}, 170) * 2.0}));
+  EXPECT_TRUE(gradcheck([](V x) { return gelu(x[0], "tanh"); }, {rnd({3, 4}, 171) * 2.0}));
+  EXPECT_TRUE(gradcheck([](V x) { return silu(x[0]) + mish(x[0]); }, {rnd({3, 4}, 172) * 2.0}));
+  // beta x crosses the threshold on both sides: the linear part and log(1 + e^(beta x)).
+  EXPECT_TRUE(gradcheck([](V x) { return softplus(x[0], 2.0, 1.0); }, {rnd({3, 4}, 173)}));
+  EXPECT_TRUE(gradcheck([](V x) { return leaky_relu(x[0], 0.2) + elu(x[0], 0.7, 1.5, 0.5); },
+                        {rnd({3, 4}, 174)}));
+  EXPECT_TRUE(gradcheck([](V x) { return hardtanh(x[0], -0.5, 0.8); }, {rnd({3, 4}, 175)}));
+  EXPECT_TRUE(gradcheck([](V x) { return prelu(x[0], x[1]); }, {rnd({2, 3, 4}, 176), rnd({3}, 177)}));
+  EXPECT_TRUE(gradcheck([](V x) { return prelu(x[0], x[1]); }, {rnd({2, 3}, 178), rnd({1}, 179)}));
+}
+
+TEST(Gradcheck, NormsEmbeddingAndDistances) {
+  EXPECT_TRUE(gradcheck([](V x) { return layer_norm(x[0], {3, 4}, x[1], x[2]); },
+                        {rnd({2, 3, 4}, 180), rnd({3, 4}, 181), rnd({3, 4}, 182)}));
+  EXPECT_TRUE(gradcheck([](V x) { return group_norm(x[0], 2, x[1], x[2]); },
+                        {rnd({2, 4, 3}, 183), rnd({4}, 184), rnd({4}, 185)}));
+  const Tensor idx = tensor({{0, 4, 2}, {2, 2, 1}});
+  // No padding_idx: its row's zero gradient is by design, not the numeric derivative (tested
+  // below).
+  EXPECT_TRUE(gradcheck([&](V x) { return embedding(x[0], idx); }, {rnd({5, 3}, 186)}));
+  EXPECT_TRUE(gradcheck([](V x) { return normalize(x[0]) + normalize(x[0], 3.0, 0); },
+                        {rnd({3, 4}, 187)}));
+  EXPECT_TRUE(gradcheck([](V x) { return cosine_similarity(x[0], x[1]); },
+                        {rnd({3, 4}, 188), rnd({3, 4}, 189)}));
+  EXPECT_TRUE(gradcheck([](V x) { return pairwise_distance(x[0], x[1], 1.5); },
+                        {rnd({3, 4}, 190), rnd({3, 4}, 191)}));
+}
+
+TEST(Gradcheck, EmbeddingGivesThePaddingRowNoGradient) {
+  Tensor table = ones({3, 2}).requires_grad_();
+  embedding(table, tensor({0, 1, 1, 2}), 1).sum().backward();
+  EXPECT_EQ(table.grad().tolist<float>(), (std::vector<float>{1, 1, 0, 0, 1, 1}));
+}
+
+TEST(Gradcheck, ActivationsStayFiniteWhereTheirExpOverflows) {
+  // The branch where() does not take still runs: its exp must not overflow into 0 * inf.
+  Tensor x = tensor({100.f, -100.f, 0.5f}).requires_grad_();
+  (softplus(x) + elu(x) + mish(x)).sum().backward();
+  for (float g : x.grad().tolist<float>()) EXPECT_TRUE(std::isfinite(g)) << g;
+}
+
+TEST(Gradcheck, BinaryCrossEntropyStaysFiniteAtSaturatedProbabilities) {
+  // sigmoid rounds to exactly 1 in float32 for large scores: torch clamps log(1 - p) at -100,
+  // and the gradient must not turn into 0 * inf = nan.
+  Tensor x = tensor({20.f, -20.f, 0.f}).requires_grad_();
+  Tensor loss = binary_cross_entropy(sigmoid(x), tensor({1.f, 0.f, 1.f}));
+  loss.backward();
+  for (float g : x.grad().tolist<float>()) EXPECT_TRUE(std::isfinite(g)) << g;
+  EXPECT_TRUE(std::isfinite(loss.item<float>()));
+}
+
 TEST(Gradcheck, InPlaceOpsOnNonLeaves) {
   EXPECT_TRUE(gradcheck(
       [](V x) {

@@ -370,6 +370,50 @@ TEST(OpsVsCpu, ConvolutionPoolingAndBatchNormForwardAndBackwardMatchCpu) {
                        const Tensor y = conv2d(x, t[1], {}, 1, "same");
                        return Tensors{y.detach(), autograd::grad({y.sum()}, {x})[0]};
                      });
+TEST(OpsVsCpu, Issue26LossesAndActivationsMatchCpuBitForBit) {
+  TIDE_REQUIRE_DEVICES(1);
+  manual_seed(12);
+  const Tensor logits = randn({6, 4});
+  const Tensor probs = softmax(randn({6, 4}), 1);
+  const Tensor target = tensor({0, 3, 1, 2, 3, -100});
+  const Tensor weight = tensor({0.5, 2.0, 1.0, 0.25});
+  const Tensor spatial = randn({2, 4, 3});
+  const Tensor spatial_target = tensor({{0, 3, -100}, {2, 1, 1}});
+  const Tensor labels = gt(randn({6, 4}), 0).to(kFloat32);
+  const Tensor sign = tensor({1.f, -1.f, 1.f, -1.f, 1.f, -1.f});
+  expect_matches_cpu(
+      "issue 26 losses",
+      {logits, probs, target, weight, spatial, spatial_target, labels, sign},
+      [](const Tensors& t) {
+        const Tensor p = sigmoid(t[0]);
+        return Tensors{cross_entropy(t[0], t[1], t[3], Reduction::Mean, -100, 0.1),
+                       cross_entropy(t[0], t[2], t[3], Reduction::None, -100, 0.2),
+                       cross_entropy(t[4], t[5], t[3], Reduction::Mean, -100, 0.3),
+                       l1_loss(t[0], t[1]),
+                       smooth_l1_loss(t[0], t[1], Reduction::None, 0.5),
+                       huber_loss(t[0], t[1], Reduction::Sum, 0.5),
+                       binary_cross_entropy(p, t[6], t[3]),
+                       binary_cross_entropy_with_logits(t[0], t[6], {}, t[3], Reduction::None),
+                       kl_div(log_softmax(t[0], 1), t[1], Reduction::Sum),
+                       margin_ranking_loss(t[0].select(1, 0), t[0].select(1, 1), t[7], 0.1),
+                       cosine_embedding_loss(t[0], t[1], t[7], 0.2, Reduction::None)};
+      });
+  expect_matches_cpu("issue 26 activations", {spatial, weight.slice(0, 0, 4)}, [](const Tensors& t) {
+    return Tensors{gelu(t[0]),         gelu(t[0], "tanh"),      silu(t[0]),
+                   mish(t[0]),         softplus(t[0], 2.0, 1.0), leaky_relu(t[0], 0.2),
+                   elu(t[0]),          hardtanh(t[0], -0.5, 0.5), prelu(t[0], t[1])};
+  });
+  const Tensor idx = tensor({{0, 3, 2}, {2, 2, 1}});
+  expect_matches_cpu("issue 26 layers", {spatial, weight, idx}, [](const Tensors& t) {
+    return Tensors{layer_norm(t[0], {3}),
+                   layer_norm(t[0], {4, 3}),
+                   group_norm(t[0], 2, t[1], t[1]),
+                   embedding(t[0].select(0, 0), t[2], 2),
+                   one_hot(t[2], 5).to(kFloat32),
+                   normalize(t[0]),
+                   cosine_similarity(t[0], t[0] * 2 + 1),
+                   pairwise_distance(t[0], -t[0])};
+  });
 }
 
 TEST(OpsVsCpu, ConversionsContiguousFillAndZeroMatchCpuBitForBit) {

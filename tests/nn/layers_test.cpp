@@ -157,6 +157,55 @@ TEST(Dropout, EdgeProbabilitiesAndGradient) {
   EXPECT_EQ(values(leaf.grad()), values(y.detach()));
 }
 
+TEST(Losses, Issue26LossModulesForwardTheirArguments) {
+  const Tensor x = tensor({{0.5, -1.0, 2.0}, {1.5, 0.25, -0.75}});
+  const Tensor y = tensor({{0.0, -0.5, 1.0}, {3.0, 0.25, 0.0}});
+  const Tensor labels = tensor({{0.0, 1.0, 1.0}, {1.0, 0.0, 1.0}});
+  const Tensor w = tensor({1.0, 2.0, 0.5});
+  const Tensor sign = tensor({1.0, -1.0});
+  EXPECT_EQ(values(nn::CrossEntropyLoss({}, Reduction::Mean, -100, 0.2)(x, tensor({2, 0}))),
+            values(cross_entropy(x, tensor({2, 0}), {}, Reduction::Mean, -100, 0.2)));
+  EXPECT_EQ(values(nn::L1Loss(Reduction::Sum)(x, y)), values(l1_loss(x, y, Reduction::Sum)));
+  EXPECT_EQ(values(nn::SmoothL1Loss(Reduction::None, 0.5)(x, y)),
+            values(smooth_l1_loss(x, y, Reduction::None, 0.5)));
+  EXPECT_EQ(values(nn::HuberLoss(Reduction::Mean, 0.5)(x, y)), values(huber_loss(x, y, Reduction::Mean, 0.5)));
+  nn::BCEWithLogitsLoss bce_logits({}, Reduction::Mean, w);
+  EXPECT_EQ(bce_logits.named_buffers().size(), 1u);
+  EXPECT_EQ(bce_logits.named_buffers()[0].first, "pos_weight");
+  EXPECT_EQ(values(bce_logits(x, labels)),
+            values(binary_cross_entropy_with_logits(x, labels, {}, w)));
+  EXPECT_EQ(values(nn::BCELoss(w)(sigmoid(x), labels)), values(binary_cross_entropy(sigmoid(x), labels, w)));
+  EXPECT_EQ(values(nn::KLDivLoss(Reduction::Sum, true)(x, y)), values(kl_div(x, y, Reduction::Sum, true)));
+  EXPECT_EQ(values(nn::MarginRankingLoss(0.1)(x[0], x[1], tensor({1.0, -1.0, 1.0}))),
+            values(margin_ranking_loss(x[0], x[1], tensor({1.0, -1.0, 1.0}), 0.1)));
+  EXPECT_EQ(values(nn::CosineEmbeddingLoss(0.2, Reduction::None)(x, y, sign)),
+            values(cosine_embedding_loss(x, y, sign, 0.2, Reduction::None)));
+  EXPECT_THAT(error_of([&] { nn::L1Loss().forward(x); }),
+              HasSubstr("a loss takes (input, target), got only an input"));
+}
+
+TEST(Activations, ModulesForwardTheirArgumentsAndPReLULearnsItsSlopes) {
+  const Tensor x = tensor({{0.5, -1.0, 2.0}, {1.5, 0.25, -0.75}});
+  EXPECT_EQ(values(nn::GELU("tanh")(x)), values(gelu(x, "tanh")));
+  EXPECT_EQ(values(nn::GELU()(x)), values(gelu(x)));
+  EXPECT_EQ(values(nn::SiLU()(x)), values(silu(x)));
+  EXPECT_EQ(values(nn::Mish()(x)), values(mish(x)));
+  EXPECT_EQ(values(nn::Tanh()(x)), values(tanh(x)));
+  EXPECT_EQ(values(nn::Sigmoid()(x)), values(sigmoid(x)));
+  EXPECT_EQ(values(nn::Softplus(2.0, 1.0)(x)), values(softplus(x, 2.0, 1.0)));
+  EXPECT_EQ(values(nn::LeakyReLU(0.1)(x)), values(leaky_relu(x, 0.1)));
+  EXPECT_EQ(values(nn::ELU(0.5)(x)), values(elu(x, 0.5)));
+  EXPECT_EQ(values(nn::Hardtanh(-0.5, 0.5)(x)), values(hardtanh(x, -0.5, 0.5)));
+  nn::PReLU prelu(3);
+  ASSERT_EQ(prelu.parameters().size(), 1u);
+  EXPECT_EQ(values(prelu.weight), (std::vector<double>{0.25, 0.25, 0.25}));
+  const Tensor xf = x.to(kFloat32);
+  prelu(xf).sum().backward();
+  EXPECT_EQ(values(prelu.weight.grad()), (std::vector<double>{0.0, -1.0, -0.75}));
+  EXPECT_THAT(error_of([] { nn::Hardtanh(1.0, -1.0); }),
+              HasSubstr("[nn::Hardtanh] expected max_val > min_val"));
+}
+
 TEST(Losses, CrossEntropyLossUsesItsWeightReductionAndIgnoreIndex) {
   const Tensor logits = tensor({{1.0, 2.0, 0.5}, {0.1, 0.2, 3.0}, {2.0, 2.0, 2.0}});
   const Tensor target = tensor({1, 2, 0});

@@ -144,14 +144,61 @@ TEST(CrossEntropy, OfOneUnbatchedSampleUsesDimZero) {
   EXPECT_NEAR(l.item<float>(), kLogZ, 1e-6);
 }
 
+TEST(CrossEntropy, ProbabilityTargetsAreTheWeightedSumOfMinusPLogQ) {
+  Tensor logits = tensor({{0.f, 1.f, 2.f}, {2.f, 1.f, 0.f}});
+  Tensor p = tensor({{0.f, 0.5f, 0.5f}, {1.f, 0.f, 0.f}});
+  const float l0 = static_cast<float>(kLogZ - 1.5), l1 = static_cast<float>(kLogZ - 2);
+  EXPECT_THAT(cross_entropy(logits, p, {}, Reduction::None).tolist<float>(),
+              Pointwise(FloatNear(1e-6f), std::vector<float>{l0, l1}));
+  EXPECT_NEAR(cross_entropy(logits, p).item<float>(), (l0 + l1) / 2, 1e-6);
+  // The mean divides by the number of samples, not by the weights (unlike class indices).
+  Tensor w = tensor({2.f, 1.f, 1.f});
+  EXPECT_NEAR(cross_entropy(logits, p, w).item<float>(), (l0 + 2 * l1) / 2, 1e-6);
+  // One-hot probabilities give the class-index loss.
+  EXPECT_NEAR(cross_entropy(logits, tensor({{0.f, 0.f, 1.f}, {0.f, 1.f, 0.f}})).item<float>(),
+              cross_entropy(logits, tensor({2, 1})).item<float>(), 1e-6);
+}
+
+TEST(CrossEntropy, LabelSmoothingMixesInTheUniformTarget) {
+  Tensor logits = tensor({{0.f, 1.f, 2.f}, {2.f, 1.f, 0.f}});
+  const double s = 0.3;
+  // The uniform part: s/C times the sum of -log q over the classes.
+  const double uniform = 3 * kLogZ - 3;
+  const double l0 = (1 - s) * (kLogZ - 2) + s / 3 * uniform;
+  EXPECT_NEAR(cross_entropy(logits, tensor({2, -100}), {}, Reduction::Sum, -100, s).item<float>(),
+              l0, 1e-5);
+  // The same as probability targets smoothed the same way.
+  EXPECT_NEAR(cross_entropy(logits, tensor({2, 1}), {}, Reduction::Mean, -100, s).item<float>(),
+              cross_entropy(logits, tensor({{0.f, 0.f, 1.f}, {0.f, 1.f, 0.f}}), {},
+                            Reduction::Mean, -100, s)
+                  .item<float>(),
+              1e-6);
+  EXPECT_THAT(error_of([&] { cross_entropy(logits, tensor({2, 1}), {}, Reduction::Mean, -100, -0.1); }),
+              HasSubstr("[cross_entropy] label_smoothing must be between 0.0 and 1.0. Got: -0.1"));
+}
+
+TEST(CrossEntropy, SpatialInputsHaveTheClassDimSecond) {
+  // (N=1, C=3, 2): position 0 has logits (0, 1, 2), position 1 has (2, 1, 0).
+  Tensor logits = tensor({{{0.f, 2.f}, {1.f, 1.f}, {2.f, 0.f}}});
+  Tensor none = cross_entropy(logits, tensor({{2, 1}}), {}, Reduction::None);
+  EXPECT_THAT(none.sizes(), ElementsAre(1, 2));
+  EXPECT_THAT(none.tolist<float>(), Pointwise(FloatNear(1e-6f),
+                                              std::vector<float>{static_cast<float>(kLogZ - 2),
+                                                                 static_cast<float>(kLogZ - 1)}));
+}
+
 TEST(CrossEntropy, RejectsBadTargets) {
   Tensor logits = tensor({{0.f, 1.f, 2.f}});
   EXPECT_THAT(error_of([&] { cross_entropy(logits, tensor({3})); }),
               HasSubstr("[nll_loss] Target 3 is out of bounds."));
-  EXPECT_THAT(error_of([&] { cross_entropy(logits, tensor({{0.f, 0.f, 1.f}})); }),
+  // A floating target of another shape than the input is not probabilities: it must be indices.
+  EXPECT_THAT(error_of([&] { cross_entropy(logits, tensor({0.f})); }),
               HasSubstr("[cross_entropy] expected scalar type Long but found Float"));
+  EXPECT_THAT(error_of([&] { cross_entropy(logits, tensor({{0, 0, 1}})); }),
+              HasSubstr("[cross_entropy] Expected floating point type for target with class "
+                        "probabilities, got Long"));
   EXPECT_THAT(error_of([&] { cross_entropy(zeros({1, 3, 2}), tensor({0})); }),
-              HasSubstr("[cross_entropy] input tensor should be 1D or 2D"));
+              HasSubstr("[cross_entropy] Expected target size (1, 2), got (1,)"));
   EXPECT_THAT(error_of([&] { cross_entropy(logits, tensor({0, 1})); }),
               HasSubstr("[cross_entropy] Expected input batch_size (1) to match target batch_size (2)"));
 }

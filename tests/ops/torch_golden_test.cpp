@@ -223,7 +223,105 @@ const std::map<std::string, OpRunner>& op_table() {
       {"nll_loss",
        loss([](T i, T t, T w, Reduction r, int64_t ig) { return nll_loss(i, t, w, r, ig); })},
       {"cross_entropy",
-       loss([](T i, T t, T w, Reduction r, int64_t ig) { return cross_entropy(i, t, w, r, ig); })},
+       [](const Inputs& in, const json& a) {
+         return Outputs{cross_entropy(in.at(0), in.at(1), in.size() > 2 ? in[2] : Tensor(),
+                                      reduction_of(a), a.value("ignore_index", int64_t{-100}),
+                                      a.value("label_smoothing", 0.0))};
+       }},
+      {"mse_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{mse_loss(in.at(0), in.at(1), reduction_of(a))};
+       }},
+      {"l1_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{l1_loss(in.at(0), in.at(1), reduction_of(a))};
+       }},
+      {"smooth_l1_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{smooth_l1_loss(in.at(0), in.at(1), reduction_of(a), a.at("beta"))};
+       }},
+      {"huber_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{huber_loss(in.at(0), in.at(1), reduction_of(a), a.at("delta"))};
+       }},
+      {"binary_cross_entropy",
+       [](const Inputs& in, const json& a) {
+         return Outputs{binary_cross_entropy(in.at(0), in.at(1), in.size() > 2 ? in[2] : Tensor(),
+                                             reduction_of(a))};
+       }},
+      {"binary_cross_entropy_with_logits",
+       [](const Inputs& in, const json& a) {
+         size_t next = 2;
+         Tensor weight = a.at("weight").get<bool>() ? in.at(next++) : Tensor();
+         Tensor pos_weight = a.at("pos_weight").get<bool>() ? in.at(next++) : Tensor();
+         return Outputs{binary_cross_entropy_with_logits(in.at(0), in.at(1), weight, pos_weight,
+                                                         reduction_of(a))};
+       }},
+      {"kl_div",
+       [](const Inputs& in, const json& a) {
+         return Outputs{kl_div(in.at(0), in.at(1), reduction_of(a), a.at("log_target"))};
+       }},
+      {"margin_ranking_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{
+             margin_ranking_loss(in.at(0), in.at(1), in.at(2), a.at("margin"), reduction_of(a))};
+       }},
+      {"gelu",
+       [](const Inputs& in, const json& a) {
+         return Outputs{gelu(in.at(0), a.at("approximate").get<std::string>())};
+       }},
+      {"silu", [](const Inputs& in, const json&) { return Outputs{silu(in.at(0))}; }},
+      {"mish", [](const Inputs& in, const json&) { return Outputs{mish(in.at(0))}; }},
+      {"softplus",
+       [](const Inputs& in, const json& a) {
+         return Outputs{softplus(in.at(0), a.at("beta"), a.at("threshold"))};
+       }},
+      {"leaky_relu",
+       [](const Inputs& in, const json& a) {
+         return Outputs{leaky_relu(in.at(0), a.at("negative_slope"))};
+       }},
+      {"elu", [](const Inputs& in, const json& a) { return Outputs{elu(in.at(0), a.at("alpha"))}; }},
+      {"hardtanh",
+       [](const Inputs& in, const json& a) {
+         return Outputs{hardtanh(in.at(0), a.at("min_val"), a.at("max_val"))};
+       }},
+      {"prelu", binary([](T a, T w) { return prelu(a, w); })},
+      {"layer_norm",
+       [](const Inputs& in, const json& a) {
+         return Outputs{layer_norm(in.at(0), a.at("normalized_shape").get<std::vector<int64_t>>(),
+                                   in.size() > 1 ? in[1] : Tensor(),
+                                   in.size() > 2 ? in[2] : Tensor(), a.at("eps"))};
+       }},
+      {"group_norm",
+       [](const Inputs& in, const json& a) {
+         return Outputs{group_norm(in.at(0), a.at("num_groups"), in.size() > 1 ? in[1] : Tensor(),
+                                   in.size() > 2 ? in[2] : Tensor(), a.at("eps"))};
+       }},
+      {"embedding",
+       [](const Inputs& in, const json& a) {
+         return Outputs{embedding(in.at(0), in.at(1), a.at("padding_idx"))};
+       }},
+      {"one_hot",
+       [](const Inputs& in, const json& a) {
+         return Outputs{one_hot(in.at(0), a.at("num_classes"))};
+       }},
+      {"normalize",
+       [](const Inputs& in, const json& a) {
+         return Outputs{normalize(in.at(0), a.at("p"), a.at("dim"))};
+       }},
+      {"cosine_similarity",
+       [](const Inputs& in, const json& a) {
+         return Outputs{cosine_similarity(in.at(0), in.at(1), a.at("dim"))};
+       }},
+      {"pairwise_distance",
+       [](const Inputs& in, const json& a) {
+         return Outputs{pairwise_distance(in.at(0), in.at(1), a.at("p"), 1e-6, a.at("keepdim"))};
+       }},
+      {"cosine_embedding_loss",
+       [](const Inputs& in, const json& a) {
+         return Outputs{cosine_embedding_loss(in.at(0), in.at(1), in.at(2), a.at("margin"),
+                                              reduction_of(a))};
+       }},
   };
   return table;
 }

@@ -4,7 +4,10 @@ losses, functional, and DataParallel."""
 from .parameter import Parameter
 from .modules import (Module, Identity, Linear, LogSoftmax, ReLU, Softmax, ModuleList,
                       Sequential, Dropout, Flatten, CrossEntropyLoss, MSELoss, NLLLoss,
-                      Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm2d)
+                      Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm2d,
+                      ELU, GELU, Hardtanh, LeakyReLU, Mish, PReLU, Sigmoid, SiLU, Softplus, Tanh,
+                      BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss,
+                      L1Loss, MarginRankingLoss, SmoothL1Loss, Embedding, GroupNorm, LayerNorm)
 from . import functional
 from . import parallel
 from .parallel import DataParallel

@@ -36,6 +36,97 @@ def relu(input, inplace=False):
     return input.relu()
 
 
+def gelu(input, approximate="none"):
+    """x * Phi(x) (approximate='none', exact through erf) or its tanh approximation."""
+    return _C._gelu(input, approximate)
+
+
+def silu(input, inplace=False):
+    return _C._silu(input)
+
+
+def mish(input, inplace=False):
+    return _C._mish(input)
+
+
+def softplus(input, beta=1, threshold=20):
+    return _C._softplus(input, float(beta), float(threshold))
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _C._leaky_relu(input, float(negative_slope))
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _C._elu(input, float(alpha))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _C._hardtanh(input, float(min_val), float(max_val))
+
+
+def prelu(input, weight):
+    return _C._prelu(input, weight)
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return _C._layer_norm(input, list(normalized_shape), weight, bias, float(eps))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    return _C._group_norm(input, num_groups, weight, bias, float(eps))
+
+
+def _padding_index(padding_idx, num_embeddings):
+    """torch's checks of padding_idx, and a negative one counted from the end."""
+    if padding_idx is None:
+        return None
+    if padding_idx > 0:
+        assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
+    elif padding_idx < 0:
+        assert padding_idx >= -num_embeddings, "Padding_idx must be within num_embeddings"
+        padding_idx = num_embeddings + padding_idx
+    return padding_idx
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """weight's rows at input; padding_idx's row gets no gradient. max_norm,
+    scale_grad_by_freq and sparse are not supported by tide (they raise)."""
+    padding_idx = _padding_index(padding_idx, weight.size(0))
+    padding_idx = -1 if padding_idx is None else padding_idx
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise _C.Error("[tide.nn.functional.embedding] max_norm, scale_grad_by_freq and sparse "
+                       "are not supported by tide; leave them at their defaults")
+    return _C._embedding(weight, input, padding_idx)
+
+
+def one_hot(tensor, num_classes=-1):
+    return _C._one_hot(tensor, num_classes)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    return _C._normalize(input, float(p), dim, float(eps))
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return _C._cosine_similarity(x1, x2, dim, float(eps))
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return _C._pairwise_distance(x1, x2, float(p), float(eps), keepdim)
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
@@ -61,11 +152,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
-    if label_smoothing != 0.0:
-        raise _C.Error("[tide.nn.functional.cross_entropy] label_smoothing is not supported by "
-                       f"tide (got {label_smoothing}); pass label_smoothing=0.0")
+    """target: class indices (int64, input's shape without the class dim 1) or class
+    probabilities (floating, input's shape)."""
     return _C._cross_entropy(input, target, weight,
-                             _reduction(size_average, reduce, reduction), ignore_index)
+                             _reduction(size_average, reduce, reduction), ignore_index,
+                             float(label_smoothing))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -74,7 +165,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                         ignore_index)
 
 
+def _warn_size_mismatch(input, target):
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size_mismatch(input, target)
     return _C._mse_loss(input, target, _reduction(size_average, reduce, reduction))
 
 
@@ -147,3 +246,68 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     running ones in place (when given), otherwise by the running ones."""
     return _C._batch_norm(input, running_mean, running_var, weight, bias, bool(training),
                           float(momentum), float(eps))
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size_mismatch(input, target)
+    return _C._l1_loss(input, target, _reduction(size_average, reduce, reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _warn_size_mismatch(input, target)
+    return _C._smooth_l1_loss(input, target, _reduction(size_average, reduce, reduction),
+                              float(beta))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    _warn_size_mismatch(input, target)
+    return _C._huber_loss(input, target, reduction, float(delta))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input "
+                         f"size ({input.size()}) is deprecated. Please ensure they have the same "
+                         "size.")
+    return _C._binary_cross_entropy(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    return _C._binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """reduction 'batchmean' divides the sum by the batch size (the KL divergence's definition);
+    'mean' divides by every element, as torch, which warns about it."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.")
+    if reduction == "batchmean":
+        loss = _C._kl_div(input, target, "sum", bool(log_target))
+        return loss / input.size(0) if input.dim() != 0 else loss
+    return _C._kl_div(input, target, reduction, bool(log_target))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
+    return _C._margin_ranking_loss(input1, input2, target, float(margin), reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    return _C._cosine_embedding_loss(input1, input2, target, float(margin),
+                                     _reduction(size_average, reduce, reduction))

@@ -23,7 +23,7 @@ enum class BinaryOp : int8_t {
 enum class UnaryOp : int8_t {
   Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh,
   Acosh, Atanh, Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Reciprocal, Erf, Erfc, Erfinv, Sign, Sgn,
-  Floor, Ceil, Round, Trunc, Frac, Square, BitwiseNot,
+  Floor, Ceil, Round, Trunc, Frac, Square, BitwiseNot, Gelu, GeluDerivative,
 };
 enum class TernaryOp : int8_t { Lerp, ClampTensor, Addcmul, Addcdiv };
 /// `result: float`: integer and bool operands compute in the default dtype (true division).
@@ -68,6 +68,8 @@ inline bool accepts(UnaryOp op, Dtype d) {
     case UnaryOp::Erfc:
     case UnaryOp::Erfinv:
     case UnaryOp::Frac:
+    case UnaryOp::Gelu:
+    case UnaryOp::GeluDerivative:
       return is_floating_point(d);
     case UnaryOp::BitwiseNot:
       return is_integral(d, /*include_bool=*/true);

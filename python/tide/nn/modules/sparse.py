@@ -1,0 +1,40 @@
+"""nn.Embedding (torch.nn.modules.sparse): a lookup table of num_embeddings rows, initialized
+from N(0, 1) with the padding_idx row zeroed, as torch."""
+
+from ..._factories import randn
+from ..._grad_mode import no_grad
+from .. import functional as F
+from ..parameter import Parameter
+from .module import Module
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 device=None, dtype=None):
+        super().__init__()
+        padding_idx = F._padding_index(padding_idx, num_embeddings)
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
+        if _weight is None:
+            self.weight = Parameter(randn(num_embeddings, embedding_dim, device=device, dtype=dtype))
+            if padding_idx is not None:
+                with no_grad():
+                    self.weight[padding_idx].fill_(0)
+        else:
+            self.weight = Parameter(_weight)
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
+
+    def extra_repr(self):
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        return s
