@@ -50,7 +50,18 @@ class Arg:
         "int[]": "std::vector<int64_t>",
         "bool": "bool",
         "ScalarType?": "std::optional<Dtype>",
+        # A view's input (its result shares self's storage): passed as any read tensor.
+        "Tensor(a)": "const Tensor&",
+        # An optional tensor: tide's C++ API passes an undefined Tensor for None, as torch's.
+        "Tensor?": "const Tensor&",
+        "Tensor[]": "const std::vector<Tensor>&",
+        "int?": "std::optional<int64_t>",
+        "float": "double",
+        # torch's C++ API groups the schema's (dtype, layout, device, pin_memory) as one
+        # TensorOptions; the table writes the C++ form.
+        "TensorOptions": "const TensorOptions&",
     }
+    TENSOR_TYPES = {"Tensor", "Tensor(a!)", "Tensor(a)", "Tensor?", "Tensor[]"}
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
 
     def __init__(self, text, kw_only):
@@ -67,7 +78,7 @@ class Arg:
 
     @property
     def is_tensor(self):
-        return self.type.startswith("Tensor")
+        return self.type in self.TENSOR_TYPES
 
     @property
     def written(self):
@@ -75,6 +86,8 @@ class Arg:
 
     def decl(self, defaults):
         value = self.CPP_DEFAULTS.get(self.default, self.default)
+        if self.type == "Tensor?" and self.default == "None":
+            value = "{}"
         d = f" = {value}" if defaults and self.default is not None else ""
         return f"{self.cpp} {self.name}{d}"
 
@@ -85,7 +98,10 @@ class Op:
     KEYS = {"func", "variants", "plan", "kernel", "dtypes", "bool_error", "autograd", "reflected",
             "where", "python", "doc", "differentiable", "traced_call"}
     RETURNS = {"Tensor": "Tensor", "Tensor(a!)": "Tensor&",
-               "(Tensor, Tensor)": "std::tuple<Tensor, Tensor>"}
+               "(Tensor, Tensor)": "std::tuple<Tensor, Tensor>",
+               # a view (shares self's storage), and a list of views
+               "Tensor(a)": "Tensor", "Tensor(a)[]": "std::vector<Tensor>",
+               "Tensor[]": "std::vector<Tensor>"}
 
     def __init__(self, entry, family):
         self.family = family
@@ -112,7 +128,7 @@ class Op:
             raise ValueError(f"{entry['func']}: return type must be one of {', '.join(self.RETURNS)}")
         if self.plan not in ("unary_same", "unary_float", "binary", "explicit"):
             raise ValueError(f"{entry['func']}: unknown plan {self.plan!r}")
-        if self.autograd not in ("traced", "refuse", "none"):
+        if self.autograd not in ("traced", "refuse", "none", "composite"):
             raise ValueError(f"{entry['func']}: unknown autograd {self.autograd!r}")
 
     @property
@@ -144,12 +160,18 @@ class Op:
     def params(self, defaults, skip_self=False):
         return ", ".join(a.decl(defaults) for a in self.args if not (skip_self and a.name == "self"))
 
-    def call_args(self, skip_self=False):
+    @property
+    def method_only(self):
+        """A method with no free form: its front end is the method itself (Tensor::view)."""
+        return "method" in self.variants and not {"function", "detail"} & set(self.variants)
+
+    def call_args(self, skip_self=False, self_name="self"):
         """The arguments passed on, by-value lists moved (each call is their last use)."""
-        return ", ".join(f"std::move({a.name})" if a.type == "int[]" else a.name
+        return ", ".join(f"std::move({a.name})" if a.type == "int[]" else
+                         self_name if a.name == "self" else a.name
                          for a in self.args if not (skip_self and a.name == "self"))
 
-    def tensors(self):
+    def tensors(self, self_name="self"):
         """The operands the op entry looks at: `differentiable`, or every tensor argument."""
         names = self.entry.get("differentiable")
         if names is not None:
@@ -157,8 +179,9 @@ class Op:
             if unknown:
                 raise ValueError(f"{self.entry['func']}: differentiable names no tensor "
                                  f"argument {sorted(unknown)}")
-            return ", ".join(names)
-        return ", ".join(a.name for a in self.args if a.is_tensor)
+        else:
+            names = [a.name for a in self.args if a.is_tensor]
+        return ", ".join(self_name if n == "self" else n for n in names)
 
     def has(self, name):
         return any(a.name == name for a in self.args)
@@ -295,10 +318,10 @@ def wrapped_c_string(text, indent, width=96):
     return f"\n{indent}".join(c_string(p) for p in pieces)
 
 
-def plain_call(op):
+def plain_call(op, self_name="self"):
     """The hand-written front end (plan) that does the work, as a C++ expression."""
     if op.plan == "explicit":
-        return f"detail::plain_{op.cpp_name}({op.call_args()})"
+        return f"detail::plain_{op.cpp_name}({op.call_args(self_name=self_name)})"
     where = c_string(op.where)
     if op.plan == "unary_same":
         bool_error = op.entry.get("bool_error")
@@ -319,19 +342,29 @@ def plain_call(op):
     return f"detail::binary({kernel}, {', '.join(operands)}, {alpha}, {where})"
 
 
-def front_end(op):
-    lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
-    tensors = op.tensors()
+def front_end(op, method=False):
+    """The op's front end: a free function, or for a method-only op the method itself, whose
+    self is *this."""
+    self_name = "*this" if method else "self"
+    if method:
+        const = "" if op.self_arg.written else " const"
+        lines = wrapped(f"{op.ret} Tensor::{op.cpp_name}", op.params(False, skip_self=True),
+                        f"{const} {{")
+    else:
+        lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
+    tensors = op.tensors(self_name)
     if op.autograd == "traced":
         lines.append(f"  if (TIDE_UNLIKELY(detail::op_intercepted({tensors}))) {{")
-        call = op.entry.get("traced_call", f"{op.cpp_name}({op.call_args()})")
+        if method and "traced_call" in op.entry:
+            raise ValueError(f"{op.entry['func']}: traced_call is for free functions only")
+        call = op.entry.get("traced_call", f"{op.cpp_name}({op.call_args(self_name=self_name)})")
         lines.append(f"    return autograd::traced::{call};")
         lines.append("  }")
     elif op.autograd == "refuse":
         lines.append(f"  if (TIDE_UNLIKELY(detail::op_intercepted({tensors}))) {{")
         lines.append(f"    autograd::traced::check_out_variant({c_string(op.where)});")
         lines.append("  }")
-    lines.append(f"  return {plain_call(op)};")
+    lines.append(f"  return {plain_call(op, self_name)};")
     lines.append("}")
     return lines
 
@@ -342,8 +375,9 @@ def front_ends_file(ops):
            "// The front end of every op in the table: the op entry (Note [Op entry] in",
            "// ops/op_entry.h) — one predictable branch on the plain path — then the plan that does the",
            "// work (ops/elementwise_plans.h; an explicit plan's detail::plain_<op>:",
-           "// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) have nothing",
-           "// to apply until an every-op mode (autocast, the profiler) exists; they go straight to it.",
+           "// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) or",
+           "// `composite` (stack, linear: their parts record) have nothing to apply until an every-op",
+           "// mode (autocast, the profiler) exists; they go straight to it.",
            "",
            "#include <utility>",
            "",
@@ -373,11 +407,17 @@ def methods_file(ops):
     out = [f"// {HEADER}.",
            "//",
            "// Tensor's methods for the ops in the table: forwards to the free function (tide/ops.h) or",
-           "// the detail form (ops/elementwise.h), so each op has one front end.",
+           "// the detail form (ops/elementwise.h), so each op has one front end; an op that is only a",
+           "// method (the views, copy_, the fills) has its front end here, as generated_front_ends.cpp",
+           "// writes the others': the op entry (Note [Op entry]), then its detail::plain_<op>.",
            "",
            "#include <utility>",
            "",
+           '#include "autograd/hooks.h"',
            '#include "ops/elementwise.h"',
+           '#include "ops/op_entry.h"',
+           '#include "ops/plain_front_ends.h"',
+           '#include "tide/macros.h"',
            '#include "tide/ops.h"',
            '#include "tide/tensor.h"',
            "",
@@ -385,6 +425,9 @@ def methods_file(ops):
            ""]
     for op in ops:
         if "method" not in op.variants:
+            continue
+        if op.method_only:
+            out += front_end(op, method=True)
             continue
         const = "" if op.self_arg.written else " const"
         target = f"tide::{op.cpp_name}" if "function" in op.variants else f"detail::{op.cpp_name}"

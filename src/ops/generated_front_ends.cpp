@@ -3,8 +3,9 @@
 // The front end of every op in the table: the op entry (Note [Op entry] in
 // ops/op_entry.h) — one predictable branch on the plain path — then the plan that does the
 // work (ops/elementwise_plans.h; an explicit plan's detail::plain_<op>:
-// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) have nothing
-// to apply until an every-op mode (autocast, the profiler) exists; they go straight to it.
+// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) or
+// `composite` (stack, linear: their parts record) have nothing to apply until an every-op
+// mode (autocast, the profiler) exists; they go straight to it.
 
 #include <utility>
 
