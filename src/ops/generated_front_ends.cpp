@@ -403,6 +403,44 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   return detail::plain_addmm(self, mat1, mat2, beta, alpha);
 }
 
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(tensors))) {
+    return autograd::traced::cat(tensors, dim);
+  }
+  return detail::plain_cat(tensors, dim);
+}
+
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+  return detail::plain_stack(tensors, dim);
+}
+
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  return detail::plain_chunk(self, chunks, dim);
+}
+
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  return detail::plain_split(self, split_size, dim);
+}
+
+std::vector<Tensor> split(const Tensor& self, std::vector<int64_t> split_sizes, int64_t dim) {
+  return detail::plain_split(self, std::move(split_sizes), dim);
+}
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::index_select(self, dim, index);
+  }
+  return detail::plain_index_select(self, dim, index);
+}
+
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  return detail::plain_linear(input, weight, bias);
+}
+
+Tensor dropout(const Tensor& input, double p, bool training) {
+  return detail::plain_dropout(input, p, training);
+}
+
 Tensor softmax(const Tensor& self, int64_t dim) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::softmax(self, dim);

@@ -197,6 +197,142 @@ Tensor Tensor::bmm(const Tensor& mat2) const {
 Tensor Tensor::addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) const {
   return tide::addmm(*this, mat1, mat2, beta, alpha);
 }
+std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
+  return tide::chunk(*this, chunks, dim);
+}
+std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
+  return tide::split(*this, split_size, dim);
+}
+std::vector<Tensor> Tensor::split(std::vector<int64_t> split_sizes, int64_t dim) const {
+  return tide::split(*this, std::move(split_sizes), dim);
+}
+Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
+  return tide::index_select(*this, dim, index);
+}
+Tensor Tensor::view(std::vector<int64_t> sizes) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::view(*this, std::move(sizes));
+  }
+  return detail::plain_view(*this, std::move(sizes));
+}
+Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::reshape(*this, std::move(sizes));
+  }
+  return detail::plain_reshape(*this, std::move(sizes));
+}
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  return detail::plain_flatten(*this, start_dim, end_dim);
+}
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::transpose(*this, dim0, dim1);
+  }
+  return detail::plain_transpose(*this, dim0, dim1);
+}
+Tensor Tensor::t() const {
+  return detail::plain_t(*this);
+}
+Tensor Tensor::permute(std::vector<int64_t> dims) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::permute(*this, std::move(dims));
+  }
+  return detail::plain_permute(*this, std::move(dims));
+}
+Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+  return detail::plain_narrow(*this, dim, start, length);
+}
+Tensor Tensor::select(int64_t dim, int64_t index) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::select(*this, dim, index);
+  }
+  return detail::plain_select(*this, dim, index);
+}
+Tensor Tensor::unsqueeze(int64_t dim) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::unsqueeze(*this, dim);
+  }
+  return detail::plain_unsqueeze(*this, dim);
+}
+Tensor Tensor::squeeze() const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::squeeze(*this);
+  }
+  return detail::plain_squeeze(*this);
+}
+Tensor Tensor::squeeze(int64_t dim) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::squeeze(*this, dim);
+  }
+  return detail::plain_squeeze(*this, dim);
+}
+Tensor Tensor::expand(std::vector<int64_t> sizes) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::expand(*this, std::move(sizes));
+  }
+  return detail::plain_expand(*this, std::move(sizes));
+}
+Tensor Tensor::expand_as(const Tensor& other) const {
+  return detail::plain_expand_as(*this, other);
+}
+Tensor Tensor::contiguous() const {
+  return detail::plain_contiguous(*this);
+}
+Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
+                     int64_t step) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::slice(*this, dim, start, stop, step);
+  }
+  return detail::plain_slice(*this, dim, start, stop, step);
+}
+Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::to(*this, options, non_blocking, copy);
+  }
+  return detail::plain_to(*this, options, non_blocking, copy);
+}
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this, src))) {
+    return autograd::traced::copy_(*this, src, non_blocking);
+  }
+  return detail::plain_copy_(*this, src, non_blocking);
+}
+Tensor Tensor::pin_memory() const {
+  return detail::plain_pin_memory(*this);
+}
+Tensor Tensor::clone() const {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::clone(*this);
+  }
+  return detail::plain_clone(*this);
+}
+Tensor& Tensor::fill_(Scalar value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::fill_(*this, value);
+  }
+  return detail::plain_fill_(*this, value);
+}
+Tensor& Tensor::fill_(const Tensor& value) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this, value))) {
+    return autograd::traced::fill_(*this, value);
+  }
+  return detail::plain_fill_(*this, value);
+}
+Tensor& Tensor::zero_() {
+  return detail::plain_zero_(*this);
+}
+Tensor& Tensor::normal_(double mean, double std) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::normal_(*this, mean, std);
+  }
+  return detail::plain_normal_(*this, mean, std);
+}
+Tensor& Tensor::uniform_(double from, double to) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
+    return autograd::traced::uniform_(*this, from, to);
+  }
+  return detail::plain_uniform_(*this, from, to);
+}
 Tensor Tensor::softmax(int64_t dim) const {
   return tide::softmax(*this, dim);
 }
