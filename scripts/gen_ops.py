@@ -84,12 +84,15 @@ class Arg:
     def written(self):
         return self.type == "Tensor(a!)"
 
-    def decl(self, defaults):
+    def decl(self, defaults, plain=False):
+        """The C++ parameter; `plain`: of a detail::plain_<op>, which only reads its lists (the
+        public form takes them by value so that callers can move)."""
+        cpp = "const std::vector<int64_t>&" if plain and self.type == "int[]" else self.cpp
         value = self.CPP_DEFAULTS.get(self.default, self.default)
         if self.type == "Tensor?" and self.default == "None":
             value = "{}"
         d = f" = {value}" if defaults and self.default is not None else ""
-        return f"{self.cpp} {self.name}{d}"
+        return f"{cpp} {self.name}{d}"
 
 
 class Op:
@@ -157,17 +160,18 @@ class Op:
     def self_arg(self):
         return next(a for a in self.args if a.name == "self")
 
-    def params(self, defaults, skip_self=False):
-        return ", ".join(a.decl(defaults) for a in self.args if not (skip_self and a.name == "self"))
+    def params(self, defaults, skip_self=False, plain=False):
+        return ", ".join(a.decl(defaults, plain) for a in self.args
+                         if not (skip_self and a.name == "self"))
 
     @property
     def method_only(self):
         """A method with no free form: its front end is the method itself (Tensor::view)."""
         return "method" in self.variants and not {"function", "detail"} & set(self.variants)
 
-    def call_args(self, skip_self=False, self_name="self"):
+    def call_args(self, skip_self=False, self_name="self", move=True):
         """The arguments passed on, by-value lists moved (each call is their last use)."""
-        return ", ".join(f"std::move({a.name})" if a.type == "int[]" else
+        return ", ".join(f"std::move({a.name})" if a.type == "int[]" and move else
                          self_name if a.name == "self" else a.name
                          for a in self.args if not (skip_self and a.name == "self"))
 
@@ -260,7 +264,7 @@ def traced_declarations(ops):
 
 def plain_declarations(ops):
     return [line for op in ops if op.plan == "explicit"
-            for line in wrapped(f"{op.ret} plain_{op.cpp_name}", op.params(False), ";")]
+            for line in wrapped(f"{op.ret} plain_{op.cpp_name}", op.params(False, plain=True), ";")]
 
 
 def kernel_enums(ops):
@@ -321,7 +325,7 @@ def wrapped_c_string(text, indent, width=96):
 def plain_call(op, self_name="self"):
     """The hand-written front end (plan) that does the work, as a C++ expression."""
     if op.plan == "explicit":
-        return f"detail::plain_{op.cpp_name}({op.call_args(self_name=self_name)})"
+        return f"detail::plain_{op.cpp_name}({op.call_args(self_name=self_name, move=False)})"
     where = c_string(op.where)
     if op.plan == "unary_same":
         bool_error = op.entry.get("bool_error")

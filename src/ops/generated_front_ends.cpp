@@ -298,7 +298,7 @@ Tensor sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sum(self, std::move(dims), keepdim, dtype);
   }
-  return detail::plain_sum(self, std::move(dims), keepdim, dtype);
+  return detail::plain_sum(self, dims, keepdim, dtype);
 }
 
 Tensor mean(const Tensor& self, std::optional<Dtype> dtype) {
@@ -320,7 +320,7 @@ Tensor mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::mean(self, std::move(dims), keepdim, dtype);
   }
-  return detail::plain_mean(self, std::move(dims), keepdim, dtype);
+  return detail::plain_mean(self, dims, keepdim, dtype);
 }
 
 Tensor max(const Tensor& self) {
@@ -423,7 +423,7 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
 }
 
 std::vector<Tensor> split(const Tensor& self, std::vector<int64_t> split_sizes, int64_t dim) {
-  return detail::plain_split(self, std::move(split_sizes), dim);
+  return detail::plain_split(self, split_sizes, dim);
 }
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {

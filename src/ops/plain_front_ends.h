@@ -22,11 +22,11 @@ Tensor plain_where(const Tensor& condition, Scalar self, const Tensor& other);
 Tensor plain_clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
 Tensor plain_sum(const Tensor& self, std::optional<Dtype> dtype);
 Tensor plain_sum(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
-Tensor plain_sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+Tensor plain_sum(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim,
                  std::optional<Dtype> dtype);
 Tensor plain_mean(const Tensor& self, std::optional<Dtype> dtype);
 Tensor plain_mean(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
-Tensor plain_mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+Tensor plain_mean(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim,
                   std::optional<Dtype> dtype);
 Tensor plain_max(const Tensor& self);
 std::tuple<Tensor, Tensor> plain_max(const Tensor& self, int64_t dim, bool keepdim);
@@ -46,20 +46,21 @@ Tensor plain_cat(const std::vector<Tensor>& tensors, int64_t dim);
 Tensor plain_stack(const std::vector<Tensor>& tensors, int64_t dim);
 std::vector<Tensor> plain_chunk(const Tensor& self, int64_t chunks, int64_t dim);
 std::vector<Tensor> plain_split(const Tensor& self, int64_t split_size, int64_t dim);
-std::vector<Tensor> plain_split(const Tensor& self, std::vector<int64_t> split_sizes, int64_t dim);
+std::vector<Tensor> plain_split(const Tensor& self, const std::vector<int64_t>& split_sizes,
+                                int64_t dim);
 Tensor plain_index_select(const Tensor& self, int64_t dim, const Tensor& index);
-Tensor plain_view(const Tensor& self, std::vector<int64_t> sizes);
-Tensor plain_reshape(const Tensor& self, std::vector<int64_t> sizes);
+Tensor plain_view(const Tensor& self, const std::vector<int64_t>& sizes);
+Tensor plain_reshape(const Tensor& self, const std::vector<int64_t>& sizes);
 Tensor plain_flatten(const Tensor& self, int64_t start_dim, int64_t end_dim);
 Tensor plain_transpose(const Tensor& self, int64_t dim0, int64_t dim1);
 Tensor plain_t(const Tensor& self);
-Tensor plain_permute(const Tensor& self, std::vector<int64_t> dims);
+Tensor plain_permute(const Tensor& self, const std::vector<int64_t>& dims);
 Tensor plain_narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
 Tensor plain_select(const Tensor& self, int64_t dim, int64_t index);
 Tensor plain_unsqueeze(const Tensor& self, int64_t dim);
 Tensor plain_squeeze(const Tensor& self);
 Tensor plain_squeeze(const Tensor& self, int64_t dim);
-Tensor plain_expand(const Tensor& self, std::vector<int64_t> sizes);
+Tensor plain_expand(const Tensor& self, const std::vector<int64_t>& sizes);
 Tensor plain_expand_as(const Tensor& self, const Tensor& other);
 Tensor plain_contiguous(const Tensor& self);
 Tensor plain_slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,

@@ -99,7 +99,7 @@ std::vector<Tensor> plain_split(const Tensor& self, int64_t split_size, int64_t 
   return out;
 }
 
-std::vector<Tensor> plain_split(const Tensor& self, std::vector<int64_t> split_sizes,
+std::vector<Tensor> plain_split(const Tensor& self, const std::vector<int64_t>& split_sizes,
                                 int64_t dim_) {
   check_defined(self, "split", "input");
   TIDE_CHECK(self.dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");

@@ -213,13 +213,13 @@ Tensor Tensor::view(std::vector<int64_t> sizes) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
     return autograd::traced::view(*this, std::move(sizes));
   }
-  return detail::plain_view(*this, std::move(sizes));
+  return detail::plain_view(*this, sizes);
 }
 Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
     return autograd::traced::reshape(*this, std::move(sizes));
   }
-  return detail::plain_reshape(*this, std::move(sizes));
+  return detail::plain_reshape(*this, sizes);
 }
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   return detail::plain_flatten(*this, start_dim, end_dim);
@@ -237,7 +237,7 @@ Tensor Tensor::permute(std::vector<int64_t> dims) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
     return autograd::traced::permute(*this, std::move(dims));
   }
-  return detail::plain_permute(*this, std::move(dims));
+  return detail::plain_permute(*this, dims);
 }
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   return detail::plain_narrow(*this, dim, start, length);
@@ -270,7 +270,7 @@ Tensor Tensor::expand(std::vector<int64_t> sizes) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
     return autograd::traced::expand(*this, std::move(sizes));
   }
-  return detail::plain_expand(*this, std::move(sizes));
+  return detail::plain_expand(*this, sizes);
 }
 Tensor Tensor::expand_as(const Tensor& other) const {
   return detail::plain_expand_as(*this, other);

@@ -122,7 +122,7 @@ bool compute_view_strides(const DimVector& old_sizes, const DimVector& old_strid
 
 namespace detail {
 
-Tensor plain_view(const Tensor& self, std::vector<int64_t> sizes) {
+Tensor plain_view(const Tensor& self, const std::vector<int64_t>& sizes) {
   DimVector shape = infer_size(sizes, self.numel(), "Tensor::view");
   DimVector strides;
   TIDE_CHECK(compute_view_strides(self.shape(), self.stride_vector(), shape, strides),
@@ -132,7 +132,7 @@ Tensor plain_view(const Tensor& self, std::vector<int64_t> sizes) {
   return make_view(self, std::move(shape), std::move(strides), self.storage_offset());
 }
 
-Tensor plain_reshape(const Tensor& self, std::vector<int64_t> sizes) {
+Tensor plain_reshape(const Tensor& self, const std::vector<int64_t>& sizes) {
   DimVector shape = infer_size(sizes, self.numel(), "Tensor::reshape");
   DimVector strides;
   if (compute_view_strides(self.shape(), self.stride_vector(), shape, strides)) {
@@ -183,7 +183,7 @@ Tensor plain_t(const Tensor& self) {
   return self.dim() < 2 ? self.transpose(0, 0) : self.transpose(0, 1);
 }
 
-Tensor plain_permute(const Tensor& self, std::vector<int64_t> dims) {
+Tensor plain_permute(const Tensor& self, const std::vector<int64_t>& dims) {
   TIDE_CHECK(static_cast<int64_t>(dims.size()) == self.dim(),
              "[Tensor::permute] number of dims don't match in permute: the tensor has ", self.dim(),
              " dims but ", dims.size(), " were given");
@@ -285,7 +285,7 @@ Tensor plain_squeeze(const Tensor& self, int64_t dim_) {
   return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
-Tensor plain_expand(const Tensor& self, std::vector<int64_t> target) {
+Tensor plain_expand(const Tensor& self, const std::vector<int64_t>& target) {
   const int64_t nd = static_cast<int64_t>(target.size());
   TIDE_CHECK(nd >= self.dim(), "[Tensor::expand] the number of sizes provided (", nd,
              ") must be greater or equal to the number of dimensions in the tensor (", self.dim(),
