@@ -1,7 +1,7 @@
-// tide's core cpu ops alone: per-op overhead (an add, a narrow, an add of views), a big
-// allocating add, the same add into an output, a big sum and a square matmul. Builds wherever
-// tide does; the side-by-side comparison with libtorch is vs_libtorch/vs_libtorch_bench.cpp
-// (scripts/bench-vs-libtorch).
+// tide's core cpu ops alone: per-op overhead (an add, a narrow and the other hot views, an add
+// of views), a big allocating add, the same add into an output, a big sum and a square matmul.
+// Builds wherever tide does; the side-by-side comparison with libtorch is
+// vs_libtorch/vs_libtorch_bench.cpp (scripts/bench-vs-libtorch).
 // Threads: OpenMP's default (OMP_NUM_THREADS), OpenBLAS's own (OPENBLAS_NUM_THREADS).
 
 #include <benchmark/benchmark.h>
@@ -16,6 +16,53 @@ void narrow_4(benchmark::State& state) {
   tide::Tensor a = tide::bench::make_input({4}, 1);
   for (auto _ : state) {
     tide::Tensor v = a.narrow(0, 1, 2);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+/// Per-op overhead of the other hot views on a small plain tensor: reshape and view (the
+/// stride computation), transpose, unsqueeze and expand (a new geometry).
+void view_4(benchmark::State& state) {
+  tide::Tensor a = tide::bench::make_input({4}, 1);
+  for (auto _ : state) {
+    tide::Tensor v = a.view({2, 2});
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void reshape_4(benchmark::State& state) {
+  tide::Tensor a = tide::bench::make_input({4}, 1);
+  for (auto _ : state) {
+    tide::Tensor v = a.reshape({2, -1});
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void transpose_2x2(benchmark::State& state) {
+  tide::Tensor a = tide::bench::make_input({2, 2}, 1);
+  for (auto _ : state) {
+    tide::Tensor v = a.transpose(0, 1);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void unsqueeze_4(benchmark::State& state) {
+  tide::Tensor a = tide::bench::make_input({4}, 1);
+  for (auto _ : state) {
+    tide::Tensor v = a.unsqueeze(0);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void expand_4(benchmark::State& state) {
+  tide::Tensor a = tide::bench::make_input({1, 4}, 1);
+  for (auto _ : state) {
+    tide::Tensor v = a.expand({3, 4});
     benchmark::DoNotOptimize(v);
   }
   state.SetItemsProcessed(state.iterations());
@@ -36,6 +83,11 @@ void register_cases() {
   using namespace tide::bench;
   benchmark::RegisterBenchmark("add_1", add_1)->UseRealTime()->Unit(benchmark::kNanosecond);
   benchmark::RegisterBenchmark("narrow_4", narrow_4)->UseRealTime()->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark("view_4", view_4)->UseRealTime()->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark("reshape_4", reshape_4)->UseRealTime()->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark("transpose_2x2", transpose_2x2)->UseRealTime()->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark("unsqueeze_4", unsqueeze_4)->UseRealTime()->Unit(benchmark::kNanosecond);
+  benchmark::RegisterBenchmark("expand_4", expand_4)->UseRealTime()->Unit(benchmark::kNanosecond);
   benchmark::RegisterBenchmark("add_1_of_views", add_1_of_views)->UseRealTime()->Unit(benchmark::kNanosecond);
   benchmark::RegisterBenchmark("add_16m", add_16m)->UseRealTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("add_out_16m", add_out_16m)->UseRealTime()->Unit(benchmark::kMillisecond);

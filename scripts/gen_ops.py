@@ -50,15 +50,23 @@ class Arg:
         "int[]": "std::vector<int64_t>",
         "bool": "bool",
         "ScalarType?": "std::optional<Dtype>",
-        "Tensor?": "const Tensor&",  # an undefined Tensor is torch's None
+        # A view's input (its result shares self's storage): passed as any read tensor.
+        "Tensor(a)": "const Tensor&",
+        # An optional tensor: tide's C++ API passes an undefined Tensor for None, as torch's.
+        "Tensor?": "const Tensor&",
+        "Tensor[]": "const std::vector<Tensor>&",
         "int[2]": "IntArrayRef",  # one int stands for both dims, as torch's int[2]
         "PaddingMode": "PaddingMode",  # conv's padding="same"/"valid" (tide/padding_mode.h)
-        "float": "double",  # as libtorch
         "int?": "std::optional<int64_t>",
+        "float": "double",  # as libtorch
         "float?": "std::optional<double>",
         "Reduction": "Reduction",  # tide::Reduction (tide/ops.h)
         "str": "const std::string&",
+        # torch's C++ API groups the schema's (dtype, layout, device, pin_memory) as one
+        # TensorOptions; the table writes the C++ form.
+        "TensorOptions": "const TensorOptions&",
     }
+    TENSOR_TYPES = {"Tensor", "Tensor(a!)", "Tensor(a)", "Tensor?", "Tensor[]"}
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
     # Defaults whose C++ spelling depends on the type.
     TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",
@@ -78,17 +86,20 @@ class Arg:
 
     @property
     def is_tensor(self):
-        return self.type.startswith("Tensor")
+        return self.type in self.TENSOR_TYPES
 
     @property
     def written(self):
         return self.type == "Tensor(a!)"
 
-    def decl(self, defaults):
+    def decl(self, defaults, plain=False):
+        """The C++ parameter; `plain`: of a detail::plain_<op>, which only reads its lists (the
+        public form takes them by value so that callers can move)."""
+        cpp = "const std::vector<int64_t>&" if plain and self.type == "int[]" else self.cpp
         value = self.TYPED_DEFAULTS.get((self.type, self.default),
                                         self.CPP_DEFAULTS.get(self.default, self.default))
         d = f" = {value}" if defaults and self.default is not None else ""
-        return f"{self.cpp} {self.name}{d}"
+        return f"{cpp} {self.name}{d}"
 
 
 class Op:
@@ -100,7 +111,10 @@ class Op:
     VARIANTS = {"function", "method", "detail", "inplace", "out"}
     PLANS = ("unary_same", "unary_float", "binary", "pointwise", "explicit")
     RETURNS = {"Tensor": "Tensor", "Tensor(a!)": "Tensor&",
-               "(Tensor, Tensor)": "std::tuple<Tensor, Tensor>"}
+               "(Tensor, Tensor)": "std::tuple<Tensor, Tensor>",
+               # a view (shares self's storage), and a list of views
+               "Tensor(a)": "Tensor", "Tensor(a)[]": "std::vector<Tensor>",
+               "Tensor[]": "std::vector<Tensor>"}
 
     def __init__(self, entry, family):
         self.family = family
@@ -158,15 +172,22 @@ class Op:
     def self_arg(self):
         return next(a for a in self.args if a.name == "self")
 
-    def params(self, defaults, skip_self=False):
-        return ", ".join(a.decl(defaults) for a in self.args if not (skip_self and a.name == "self"))
+    def params(self, defaults, skip_self=False, plain=False):
+        return ", ".join(a.decl(defaults, plain) for a in self.args
+                         if not (skip_self and a.name == "self"))
 
-    def call_args(self, skip_self=False):
+    @property
+    def method_only(self):
+        """A method with no free form: its front end is the method itself (Tensor::view)."""
+        return "method" in self.variants and not {"function", "detail"} & set(self.variants)
+
+    def call_args(self, skip_self=False, self_name="self", move=True):
         """The arguments passed on, by-value lists moved (each call is their last use)."""
-        return ", ".join(f"std::move({a.name})" if a.type in ("int[]", "int[2]") else a.name
+        return ", ".join(f"std::move({a.name})" if a.type in ("int[]", "int[2]") and move else
+                         self_name if a.name == "self" else a.name
                          for a in self.args if not (skip_self and a.name == "self"))
 
-    def tensors(self):
+    def tensors(self, self_name="self"):
         """The operands the op entry looks at: `differentiable`, or every tensor argument."""
         names = self.entry.get("differentiable")
         if names is not None:
@@ -174,8 +195,9 @@ class Op:
             if unknown:
                 raise ValueError(f"{self.entry['func']}: differentiable names no tensor "
                                  f"argument {sorted(unknown)}")
-            return ", ".join(names)
-        return ", ".join(a.name for a in self.args if a.is_tensor)
+        else:
+            names = [a.name for a in self.args if a.is_tensor]
+        return ", ".join(self_name if n == "self" else n for n in names)
 
     def has(self, name):
         return any(a.name == name for a in self.args)
@@ -302,7 +324,7 @@ def traced_declarations(ops):
 
 def plain_declarations(ops):
     return [line for op in ops if op.plan == "explicit"
-            for line in wrapped(f"{op.ret} plain_{op.cpp_name}", op.params(False), ";")]
+            for line in wrapped(f"{op.ret} plain_{op.cpp_name}", op.params(False, plain=True), ";")]
 
 
 # The kernels that write bool: the comparisons and the logical ops, last in BinaryOp.
@@ -486,10 +508,10 @@ def wrapped_c_string(text, indent, width=96):
     return f"\n{indent}".join(c_string(p) for p in pieces)
 
 
-def plain_call(op):
+def plain_call(op, self_name="self"):
     """The hand-written front end (plan) that does the work, as a C++ expression."""
     if op.plan == "explicit":
-        return f"detail::plain_{op.cpp_name}({op.call_args()})"
+        return f"detail::plain_{op.cpp_name}({op.call_args(self_name=self_name, move=False)})"
     where = c_string(op.where)
     if op.plan.startswith("unary") and (op.is_inplace or op.is_out):
         bool_error = op.entry.get("bool_error")
@@ -540,19 +562,29 @@ def plain_call(op):
     return f"detail::binary({kernel}, {', '.join(operands)}, {alpha}, {where})"
 
 
-def front_end(op):
-    lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
-    tensors = op.tensors()
+def front_end(op, method=False):
+    """The op's front end: a free function, or for a method-only op the method itself, whose
+    self is *this."""
+    self_name = "*this" if method else "self"
+    if method:
+        const = "" if op.self_arg.written else " const"
+        lines = wrapped(f"{op.ret} Tensor::{op.cpp_name}", op.params(False, skip_self=True),
+                        f"{const} {{")
+    else:
+        lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
+    tensors = op.tensors(self_name)
     if op.autograd == "traced":
         lines.append(f"  if (TIDE_UNLIKELY(detail::op_intercepted({tensors}))) {{")
-        call = op.entry.get("traced_call", f"{op.cpp_name}({op.call_args()})")
+        if method and "traced_call" in op.entry:
+            raise ValueError(f"{op.entry['func']}: traced_call is for free functions only")
+        call = op.entry.get("traced_call", f"{op.cpp_name}({op.call_args(self_name=self_name)})")
         lines.append(f"    return autograd::traced::{call};")
         lines.append("  }")
     elif op.autograd == "refuse":
         lines.append(f"  if (TIDE_UNLIKELY(detail::op_intercepted({tensors}))) {{")
         lines.append(f"    autograd::traced::check_out_variant({c_string(op.where)});")
         lines.append("  }")
-    call = plain_call(op)
+    call = plain_call(op, self_name)
     if "\n" not in call and len(f"  return {call};") > 100:
         head, args = call.split("(", 1)
         lines += wrapped(f"return {head}", args[:-1], ";", indent="  ")
@@ -568,8 +600,9 @@ def front_ends_file(ops):
            "// The front end of every op in the table: the op entry (Note [Op entry] in",
            "// ops/op_entry.h) — one predictable branch on the plain path — then the plan that does the",
            "// work (ops/elementwise_plans.h; an explicit plan's detail::plain_<op>:",
-           "// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) have nothing",
-           "// to apply until an every-op mode (autocast, the profiler) exists; they go straight to it.",
+           "// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) or",
+           "// `composite` (stack, linear: their parts record) have nothing to apply until an every-op",
+           "// mode (autocast, the profiler) exists; they go straight to it.",
            "",
            "#include <utility>",
            "",
@@ -601,11 +634,17 @@ def methods_file(ops):
     out = [f"// {HEADER}.",
            "//",
            "// Tensor's methods for the ops in the table: forwards to the free function (tide/ops.h) or",
-           "// the detail form (ops/elementwise.h), so each op has one front end.",
+           "// the detail form (ops/elementwise.h), so each op has one front end; an op that is only a",
+           "// method (the views, copy_, the fills) has its front end here, as generated_front_ends.cpp",
+           "// writes the others': the op entry (Note [Op entry]), then its detail::plain_<op>.",
            "",
            "#include <utility>",
            "",
+           '#include "autograd/hooks.h"',
            '#include "ops/elementwise.h"',
+           '#include "ops/op_entry.h"',
+           '#include "ops/plain_front_ends.h"',
+           '#include "tide/macros.h"',
            '#include "tide/ops.h"',
            '#include "tide/tensor.h"',
            "",
@@ -613,6 +652,9 @@ def methods_file(ops):
            ""]
     for op in ops:
         if "method" not in op.variants:
+            continue
+        if op.method_only:
+            out += front_end(op, method=True)
             continue
         const = "" if op.self_arg.written else " const"
         target = f"tide::{op.cpp_name}" if "function" in op.variants else f"detail::{op.cpp_name}"

@@ -226,18 +226,23 @@ void set_float32_matmul_precision(const std::string& precision);
 std::string get_float32_matmul_precision();
 
 // shape
+// @generated begin function-declarations shape (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim = 0);
-std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
-std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim = 0);
-std::vector<Tensor> split(const Tensor& a, std::vector<int64_t> split_sizes, int64_t dim = 0);
-Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& self, std::vector<int64_t> split_sizes, int64_t dim = 0);
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+// @generated end function-declarations shape
 
 // nn.functional
+// @generated begin function-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
 /// input @ weight.t() + bias (bias may be undefined): nn::Linear's computation. Shapes are
 /// checked by the matrix product it calls (nn::Linear checks them first, in its own words).
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
-// @generated begin function-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
+/// In training, zeroes each element with probability p (a Philox mask from the input's
+/// device) and scales the others by 1/(1-p); otherwise returns the input. p in [0, 1].
+Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);
 Tensor softmax(const Tensor& self, int64_t dim);
 Tensor log_softmax(const Tensor& self, int64_t dim);
 // @generated end function-declarations nn
@@ -316,9 +321,6 @@ Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, do
 Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-06,
                          bool keepdim = false);
 // @generated end function-declarations layers
-/// In training, zeroes each element with probability p (a Philox mask from the input's
-/// device) and scales the others by 1/(1-p); otherwise returns the input. p in [0, 1].
-Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);
 
 // convolution, pooling and normalization (NCHW; kernels/conv_geometry.h says how sizes follow)
 // @generated begin function-declarations convolution (scripts/gen_ops.py from src/ops/ops.yaml)

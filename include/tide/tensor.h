@@ -143,7 +143,12 @@ class Tensor {
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
   Tensor to(Dtype dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, Dtype dtype, bool non_blocking = false, bool copy = false) const;
-  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  // @generated begin method-declarations copies (scripts/gen_ops.py from src/ops/ops.yaml)
+  Tensor to_out(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor pin_memory() const;
+  Tensor clone() const;
+  // @generated end method-declarations copies
   // Note [String devices]: x.to("cuda:0") (the seeds' .to('cuda:0')) would be ambiguous
   // without these two overloads: a string literal converts to Device and to TensorOptions (which
   // takes a device string so that tide::empty({2}, "cuda:1") works), one user-defined conversion
@@ -159,11 +164,10 @@ class Tensor {
   Tensor cuda(int index = -1, bool non_blocking = false) const;
   Tensor cuda(Device device, bool non_blocking = false) const;
   Tensor cpu() const;
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  /// copy_ on a const handle: it writes the storage, not the handle (torch's in-place methods
+  /// are all const).
   const Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
-  Tensor pin_memory() const;
   void record_stream(const cuda::Stream& stream) const;
-  Tensor clone() const;
 
   // ---- same device and dtype as *this
   Tensor new_empty(std::vector<int64_t> sizes) const;
@@ -174,11 +178,13 @@ class Tensor {
   Tensor new_tensor(const NestedList& data) const;
 
   // ---- in place
+  // @generated begin method-declarations fills (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor& fill_(Scalar value);
   Tensor& fill_(const Tensor& value);
   Tensor& zero_();
   Tensor& normal_(double mean = 0, double std = 1);
   Tensor& uniform_(double from = 0, double to = 1);
+  // @generated end method-declarations fills
 
   // ---- reading back (synchronizes, like torch)
   template <class T>
@@ -188,6 +194,7 @@ class Tensor {
   std::vector<T> tolist() const;
 
   // ---- views (share storage)
+  // @generated begin method-declarations views (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor view(std::vector<int64_t> sizes) const;
   Tensor reshape(std::vector<int64_t> sizes) const;
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
@@ -204,13 +211,17 @@ class Tensor {
   Tensor contiguous() const;
   Tensor slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
                int64_t step = 1) const;
+  // @generated end method-declarations views
+  // Python's indexing: selects and slices (each a view op above).
   Tensor operator[](int64_t index) const;
   Tensor index(std::initializer_list<TensorIndex> indices) const;
   Tensor index(const std::vector<TensorIndex>& indices) const;
+  // @generated begin method-declarations shape (scripts/gen_ops.py from src/ops/ops.yaml)
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split(std::vector<int64_t> split_sizes, int64_t dim = 0) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
+  // @generated end method-declarations shape
 
   // Methods between "@generated" lines come from the op table (src/ops/ops.yaml).
   // ---- elementwise math (broadcasting, torch's type promotion)

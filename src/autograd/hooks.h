@@ -18,8 +18,9 @@
 // from other ops (cross_entropy, stack, chunk, flatten, ...) need no hook: their parts record.
 // The ops of the op table (src/ops/ops.yaml) no longer carry the line by hand: the generator
 // writes it into their front ends as the op entry, detail::op_intercepted (Note [Op entry] in
-// ops/op_entry.h), which reads grad mode from the same mode word as recording() below; the
-// families not yet in the table still call recording() themselves.
+// ops/op_entry.h), which reads grad mode from the same mode word as recording() below. Every
+// op front end is in the table now, views, copies and fills included (a method-only op's front
+// end is the generated method): none calls recording() itself.
 
 #include <optional>
 #include <tuple>
@@ -40,12 +41,6 @@ inline bool has_meta(const Tensor& t) { return detail::has_autograd_meta(t); }
 template <class... T>
 inline bool recording(const T&... operands) {
   return (has_meta(operands) || ...) && (detail::op_mode_word & detail::kGradRecordingMode) != 0;
-}
-inline bool recording_list(const std::vector<Tensor>& operands) {
-  for (const Tensor& t : operands) {
-    if (has_meta(t)) return GradMode::is_enabled();
-  }
-  return false;
 }
 
 namespace traced {
@@ -224,34 +219,37 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   const Tensor& running_mean, const Tensor& running_var, bool training,
                   double momentum, double eps, bool cudnn_enabled);
 // @generated end traced-declarations normalization
-
-// in place
-const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking);
+// @generated begin traced-declarations shape (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+// @generated end traced-declarations shape
+// @generated begin traced-declarations views (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor view(const Tensor& self, std::vector<int64_t> sizes);
+Tensor reshape(const Tensor& self, std::vector<int64_t> sizes);
+Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
+Tensor permute(const Tensor& self, std::vector<int64_t> dims);
+Tensor select(const Tensor& self, int64_t dim, int64_t index);
+Tensor unsqueeze(const Tensor& self, int64_t dim);
+Tensor squeeze(const Tensor& self);
+Tensor squeeze(const Tensor& self, int64_t dim);
+Tensor expand(const Tensor& self, std::vector<int64_t> sizes);
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
+             std::optional<int64_t> stop, int64_t step);
+// @generated end traced-declarations views
+// @generated begin traced-declarations copies (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor to_out(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking);
+Tensor clone(const Tensor& self);
+// @generated end traced-declarations copies
+// @generated begin traced-declarations fills (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor& fill_(Tensor& self, Scalar value);
 Tensor& fill_(Tensor& self, const Tensor& value);
-/// normal_ and uniform_: the values no longer depend on self's old ones (zero gradient).
-Tensor& random_(Tensor& self, double a, double b, bool normal);
+Tensor& normal_(Tensor& self, double mean, double std);
+Tensor& uniform_(Tensor& self, double from, double to);
+// @generated end traced-declarations fills
+
 /// out= variants: torch refuses them when an operand requires grad.
 void check_out_variant(const char* op);
-
-// shape and indexing
-Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
-Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index);
-Tensor view(const Tensor& a, const std::vector<int64_t>& sizes);
-Tensor reshape(const Tensor& a, const std::vector<int64_t>& sizes);
-Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1);
-Tensor permute(const Tensor& a, const std::vector<int64_t>& dims);
-Tensor slice(const Tensor& a, int64_t dim, std::optional<int64_t> start,
-             std::optional<int64_t> stop, int64_t step);
-Tensor select(const Tensor& a, int64_t dim, int64_t index);
-Tensor unsqueeze(const Tensor& a, int64_t dim);
-Tensor squeeze(const Tensor& a);
-Tensor squeeze(const Tensor& a, int64_t dim);
-Tensor expand(const Tensor& a, const std::vector<int64_t>& sizes);
-
-// copies
-Tensor clone(const Tensor& a);
-Tensor to(const Tensor& a, const TensorOptions& options, bool non_blocking, bool copy);
 
 // nn.functional
 // @generated begin traced-declarations losses (scripts/gen_ops.py from src/ops/ops.yaml)

@@ -105,7 +105,7 @@ Tensor& div_(Tensor& self, Scalar other) {
   return self;
 }
 
-const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   check_inplace(self, operand_requires_grad(src), "Tensor::copy_");
   const Device src_device = src.device();
   auto node =
@@ -140,13 +140,29 @@ Tensor& fill_(Tensor& self, const Tensor& value) {
   return self;
 }
 
-Tensor& random_(Tensor& self, double a, double b, bool normal) {
-  check_inplace(self, false, normal ? "Tensor::normal_" : "Tensor::uniform_");
-  auto node = make_node(normal ? "NormalBackward0" : "UniformBackward0", {&self},
+namespace {
+
+// normal_ and uniform_: the new values do not depend on self's old ones (a zero gradient).
+template <class Fill>
+Tensor& random_fill(Tensor& self, const char* op, const char* node_name, Fill fill) {
+  check_inplace(self, false, op);
+  auto node = make_node(node_name, {&self},
                         [](const Tensor& g, const Saved&) { return grads(zeros_like(g)); });
-  untraced([&] { return normal ? &self.normal_(a, b) : &self.uniform_(a, b); });
+  untraced(fill);
   rebase_history(self, node);
   return self;
+}
+
+}  // namespace
+
+Tensor& normal_(Tensor& self, double mean, double std) {
+  return random_fill(self, "Tensor::normal_", "NormalBackward0",
+                     [&] { return &self.normal_(mean, std); });
+}
+
+Tensor& uniform_(Tensor& self, double from, double to) {
+  return random_fill(self, "Tensor::uniform_", "UniformBackward0",
+                     [&] { return &self.uniform_(from, to); });
 }
 
 void check_out_variant(const char* op) {

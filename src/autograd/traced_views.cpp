@@ -2,6 +2,7 @@
 // counter) and link to its base (Note [Views and in-place ops] in autograd/view_history.h).
 
 #include <numeric>
+#include <utility>
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
@@ -31,16 +32,16 @@ Tensor scatter_into_zeros(const Tensor& g, const std::vector<int64_t>& shape, Pi
 
 }  // namespace
 
-Tensor view(const Tensor& a, const std::vector<int64_t>& sizes) {
-  Tensor r = untraced([&] { return a.view(sizes); });
+Tensor view(const Tensor& a, std::vector<int64_t> sizes) {
+  Tensor r = untraced([&] { return a.view(std::move(sizes)); });
   return finish_view(
       r, a, make_node("ViewBackward0", {&a}, [shape = a.sizes()](const Tensor& g, const Saved&) {
         return grads(g.reshape(shape));
       }));
 }
 
-Tensor reshape(const Tensor& a, const std::vector<int64_t>& sizes) {
-  Tensor r = untraced([&] { return a.reshape(sizes); });
+Tensor reshape(const Tensor& a, std::vector<int64_t> sizes) {
+  Tensor r = untraced([&] { return a.reshape(std::move(sizes)); });
   const bool aliases = r.storage().is_alias_of(a.storage());
   return finish_view(r, a,
                      make_node(aliases ? "ViewBackward0" : "UnsafeViewBackward0", {&a},
@@ -57,7 +58,7 @@ Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1) {
       }));
 }
 
-Tensor permute(const Tensor& a, const std::vector<int64_t>& dims) {
+Tensor permute(const Tensor& a, std::vector<int64_t> dims) {
   Tensor r = untraced([&] { return a.permute(dims); });
   std::vector<int64_t> inverse(dims.size());
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -117,8 +118,8 @@ Tensor squeeze(const Tensor& a, int64_t dim) {
       }));
 }
 
-Tensor expand(const Tensor& a, const std::vector<int64_t>& sizes) {
-  Tensor r = untraced([&] { return a.expand(sizes); });
+Tensor expand(const Tensor& a, std::vector<int64_t> sizes) {
+  Tensor r = untraced([&] { return a.expand(std::move(sizes)); });
   return finish_view(
       r, a, make_node("ExpandBackward0", {&a}, [shape = a.shape()](const Tensor& g, const Saved&) {
         return grads(sum_to(g, shape));

@@ -3,14 +3,15 @@
 // generator (the same mask on cpu, simulated and real GPUs for the same seed).
 
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
 #include "tide/autograd.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
 
-namespace tide {
+namespace tide::detail {
 
-Tensor dropout(const Tensor& input, double p, bool training) {
+Tensor plain_dropout(const Tensor& input, double p, bool training) {
   TIDE_CHECK(p >= 0.0 && p <= 1.0, "[dropout] dropout probability has to be between 0 and 1, but got ",
              p, "; pass the probability of zeroing an element");
   detail::check_defined(input, "dropout", "input");
@@ -28,4 +29,4 @@ Tensor dropout(const Tensor& input, double p, bool training) {
   return mul(input, scaled_mask);
 }
 
-}  // namespace tide
+}  // namespace tide::detail

@@ -3,8 +3,9 @@
 // The front end of every op in the table: the op entry (Note [Op entry] in
 // ops/op_entry.h) — one predictable branch on the plain path — then the plan that does the
 // work (ops/elementwise_plans.h; an explicit plan's detail::plain_<op>:
-// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) have nothing
-// to apply until an every-op mode (autocast, the profiler) exists; they go straight to it.
+// ops/plain_front_ends.h). Ops marked `autograd: none` (comparisons, argmax) or
+// `composite` (stack, linear: their parts record) have nothing to apply until an every-op
+// mode (autocast, the profiler) exists; they go straight to it.
 
 #include <utility>
 
@@ -1127,7 +1128,7 @@ Tensor sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sum(self, std::move(dims), keepdim, dtype);
   }
-  return detail::plain_sum(self, std::move(dims), keepdim, dtype);
+  return detail::plain_sum(self, dims, keepdim, dtype);
 }
 
 Tensor mean(const Tensor& self, std::optional<Dtype> dtype) {
@@ -1149,7 +1150,7 @@ Tensor mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::mean(self, std::move(dims), keepdim, dtype);
   }
-  return detail::plain_mean(self, std::move(dims), keepdim, dtype);
+  return detail::plain_mean(self, dims, keepdim, dtype);
 }
 
 Tensor max(const Tensor& self) {
@@ -1232,6 +1233,44 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   return detail::plain_addmm(self, mat1, mat2, beta, alpha);
 }
 
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(tensors))) {
+    return autograd::traced::cat(tensors, dim);
+  }
+  return detail::plain_cat(tensors, dim);
+}
+
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+  return detail::plain_stack(tensors, dim);
+}
+
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  return detail::plain_chunk(self, chunks, dim);
+}
+
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  return detail::plain_split(self, split_size, dim);
+}
+
+std::vector<Tensor> split(const Tensor& self, std::vector<int64_t> split_sizes, int64_t dim) {
+  return detail::plain_split(self, split_sizes, dim);
+}
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::index_select(self, dim, index);
+  }
+  return detail::plain_index_select(self, dim, index);
+}
+
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  return detail::plain_linear(input, weight, bias);
+}
+
+Tensor dropout(const Tensor& input, double p, bool training) {
+  return detail::plain_dropout(input, p, training);
+}
+
 Tensor softmax(const Tensor& self, int64_t dim) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::softmax(self, dim);
@@ -1251,8 +1290,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
     return autograd::traced::conv2d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
   }
-  return detail::plain_conv2d(input, weight, bias, std::move(stride), std::move(padding),
-                              std::move(dilation), groups);
+  return detail::plain_conv2d(input, weight, bias, stride, padding, dilation, groups);
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
@@ -1260,8 +1298,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
     return autograd::traced::conv2d(input, weight, bias, std::move(stride), padding, std::move(dilation), groups);
   }
-  return detail::plain_conv2d(input, weight, bias, std::move(stride), padding, std::move(dilation),
-                              groups);
+  return detail::plain_conv2d(input, weight, bias, stride, padding, dilation, groups);
 }
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
@@ -1269,8 +1306,7 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   if (TIDE_UNLIKELY(detail::op_intercepted(input, weight, bias))) {
     return autograd::traced::conv1d(input, weight, bias, std::move(stride), std::move(padding), std::move(dilation), groups);
   }
-  return detail::plain_conv1d(input, weight, bias, std::move(stride), std::move(padding),
-                              std::move(dilation), groups);
+  return detail::plain_conv1d(input, weight, bias, stride, padding, dilation, groups);
 }
 
 Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -1278,8 +1314,7 @@ Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::max_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
   }
-  return detail::plain_max_pool2d(self, std::move(kernel_size), std::move(stride),
-                                  std::move(padding), std::move(dilation), ceil_mode);
+  return detail::plain_max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
@@ -1288,8 +1323,8 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::max_pool2d_with_indices(self, std::move(kernel_size), std::move(stride), std::move(padding), std::move(dilation), ceil_mode);
   }
-  return detail::plain_max_pool2d_with_indices(self, std::move(kernel_size), std::move(stride),
-                                               std::move(padding), std::move(dilation), ceil_mode);
+  return detail::plain_max_pool2d_with_indices(self, kernel_size, stride, padding, dilation,
+                                               ceil_mode);
 }
 
 Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -1298,8 +1333,7 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::avg_pool2d(self, std::move(kernel_size), std::move(stride), std::move(padding), ceil_mode, count_include_pad, divisor_override);
   }
-  return detail::plain_avg_pool2d(self, std::move(kernel_size), std::move(stride),
-                                  std::move(padding), ceil_mode, count_include_pad,
+  return detail::plain_avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                                   divisor_override);
 }
 
@@ -1307,7 +1341,7 @@ Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::adaptive_avg_pool2d(self, std::move(output_size));
   }
-  return detail::plain_adaptive_avg_pool2d(self, std::move(output_size));
+  return detail::plain_adaptive_avg_pool2d(self, output_size);
 }
 
 Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -1410,7 +1444,7 @@ Tensor prelu(const Tensor& self, const Tensor& weight) {
 
 Tensor layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
-  return detail::plain_layer_norm(self, std::move(normalized_shape), weight, bias, eps);
+  return detail::plain_layer_norm(self, normalized_shape, weight, bias, eps);
 }
 
 Tensor group_norm(const Tensor& self, int64_t num_groups, const Tensor& weight, const Tensor& bias,

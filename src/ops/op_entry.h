@@ -26,6 +26,7 @@
 // which hands it to run_kernel: errors, stream provenance and the sanitizer name the op.
 
 #include <cstdint>
+#include <vector>
 
 #include "tide/macros.h"
 #include "tide/tensor.h"
@@ -59,6 +60,14 @@ inline bool has_autograd_meta(const Tensor& t) {
   if (impl->autograd != nullptr) return true;
   const TensorImpl* base = impl->view_base.get();
   return base != nullptr && base->autograd != nullptr;
+}
+
+/// Whether autograd must look at any tensor of a list operand (cat's `Tensor[] tensors`).
+inline bool has_autograd_meta(const std::vector<Tensor>& list) {
+  for (const Tensor& t : list) {
+    if (has_autograd_meta(t)) return true;
+  }
+  return false;
 }
 
 /// Whether an op with these tensor operands must leave the plain path (Note [Op entry]).

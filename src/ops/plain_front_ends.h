@@ -30,11 +30,11 @@ Tensor plain_nan_to_num(const Tensor& self, std::optional<double> nan, std::opti
                         std::optional<double> neginf);
 Tensor plain_sum(const Tensor& self, std::optional<Dtype> dtype);
 Tensor plain_sum(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
-Tensor plain_sum(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+Tensor plain_sum(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim,
                  std::optional<Dtype> dtype);
 Tensor plain_mean(const Tensor& self, std::optional<Dtype> dtype);
 Tensor plain_mean(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
-Tensor plain_mean(const Tensor& self, std::vector<int64_t> dims, bool keepdim,
+Tensor plain_mean(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim,
                   std::optional<Dtype> dtype);
 Tensor plain_max(const Tensor& self);
 std::tuple<Tensor, Tensor> plain_max(const Tensor& self, int64_t dim, bool keepdim);
@@ -50,6 +50,40 @@ Tensor plain_mm(const Tensor& self, const Tensor& mat2);
 Tensor plain_bmm(const Tensor& self, const Tensor& mat2);
 Tensor plain_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
                    Scalar alpha);
+Tensor plain_cat(const std::vector<Tensor>& tensors, int64_t dim);
+Tensor plain_stack(const std::vector<Tensor>& tensors, int64_t dim);
+std::vector<Tensor> plain_chunk(const Tensor& self, int64_t chunks, int64_t dim);
+std::vector<Tensor> plain_split(const Tensor& self, int64_t split_size, int64_t dim);
+std::vector<Tensor> plain_split(const Tensor& self, const std::vector<int64_t>& split_sizes,
+                                int64_t dim);
+Tensor plain_index_select(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor plain_view(const Tensor& self, const std::vector<int64_t>& sizes);
+Tensor plain_reshape(const Tensor& self, const std::vector<int64_t>& sizes);
+Tensor plain_flatten(const Tensor& self, int64_t start_dim, int64_t end_dim);
+Tensor plain_transpose(const Tensor& self, int64_t dim0, int64_t dim1);
+Tensor plain_t(const Tensor& self);
+Tensor plain_permute(const Tensor& self, const std::vector<int64_t>& dims);
+Tensor plain_narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
+Tensor plain_select(const Tensor& self, int64_t dim, int64_t index);
+Tensor plain_unsqueeze(const Tensor& self, int64_t dim);
+Tensor plain_squeeze(const Tensor& self);
+Tensor plain_squeeze(const Tensor& self, int64_t dim);
+Tensor plain_expand(const Tensor& self, const std::vector<int64_t>& sizes);
+Tensor plain_expand_as(const Tensor& self, const Tensor& other);
+Tensor plain_contiguous(const Tensor& self);
+Tensor plain_slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
+                   std::optional<int64_t> stop, int64_t step);
+Tensor plain_to_out(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
+Tensor& plain_copy_(Tensor& self, const Tensor& src, bool non_blocking);
+Tensor plain_pin_memory(const Tensor& self);
+Tensor plain_clone(const Tensor& self);
+Tensor& plain_fill_(Tensor& self, Scalar value);
+Tensor& plain_fill_(Tensor& self, const Tensor& value);
+Tensor& plain_zero_(Tensor& self);
+Tensor& plain_normal_(Tensor& self, double mean, double std);
+Tensor& plain_uniform_(Tensor& self, double from, double to);
+Tensor plain_linear(const Tensor& input, const Tensor& weight, const Tensor& bias);
+Tensor plain_dropout(const Tensor& input, double p, bool training);
 Tensor plain_softmax(const Tensor& self, int64_t dim);
 Tensor plain_log_softmax(const Tensor& self, int64_t dim);
 Tensor plain_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -99,7 +133,7 @@ Tensor plain_leaky_relu(const Tensor& self, double negative_slope);
 Tensor plain_elu(const Tensor& self, double alpha, double scale, double input_scale);
 Tensor plain_hardtanh(const Tensor& self, double min_val, double max_val);
 Tensor plain_prelu(const Tensor& self, const Tensor& weight);
-Tensor plain_layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape,
+Tensor plain_layer_norm(const Tensor& self, const std::vector<int64_t>& normalized_shape,
                         const Tensor& weight, const Tensor& bias, double eps);
 Tensor plain_group_norm(const Tensor& self, int64_t num_groups, const Tensor& weight,
                         const Tensor& bias, double eps);

@@ -206,7 +206,7 @@ Tensor plain_sum(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype
   return sum_impl(a, dims_mask(a, {dim}, "sum"), keepdim, dtype, false, "sum");
 }
 
-Tensor plain_sum(const Tensor& a, std::vector<int64_t> dims, bool keepdim,
+Tensor plain_sum(const Tensor& a, const std::vector<int64_t>& dims, bool keepdim,
                  std::optional<Dtype> dtype) {
   detail::check_defined(a, "sum", "input");
   return sum_impl(a, dims_mask(a, dims, "sum"), keepdim, dtype, false, "sum");
@@ -235,7 +235,7 @@ Tensor plain_mean(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtyp
   return sum_impl(a, dims_mask(a, {dim}, "mean"), keepdim, dtype, true, "mean");
 }
 
-Tensor plain_mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim,
+Tensor plain_mean(const Tensor& a, const std::vector<int64_t>& dims, bool keepdim,
                   std::optional<Dtype> dtype) {
   detail::check_defined(a, "mean", "input");
   return sum_impl(a, dims_mask(a, dims, "mean"), keepdim, dtype, true, "mean");

@@ -1,13 +1,15 @@
-// Shape ops that move data: cat, stack, index_select; and the free forms of chunk and split
-// (views, implemented as Tensor methods in src/tensor/views.cpp).
+// The plain front ends of the op table's shape family (src/ops/ops.yaml): cat, stack and
+// index_select, which move data, and chunk and split, which return views (narrow) of self.
 
-#include "autograd/hooks.h"
+#include <algorithm>
+
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
 #include "tide/ops.h"
 
-namespace tide {
+namespace tide::detail {
 namespace {
 
 /// torch keeps accepting 1-D empty tensors of any other shape in cat and skips them.
@@ -15,8 +17,7 @@ bool legacy_empty(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
 
 }  // namespace
 
-Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
-  if (TIDE_UNLIKELY(autograd::recording_list(tensors))) return autograd::traced::cat(tensors, dim);
+Tensor plain_cat(const std::vector<Tensor>& tensors, int64_t dim) {
   TIDE_CHECK(!tensors.empty(), "[cat] expected a non-empty list of Tensors");
   const Tensor* ref = nullptr;
   Dtype dtype = kBool;
@@ -59,7 +60,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   return out;
 }
 
-Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+Tensor plain_stack(const std::vector<Tensor>& tensors, int64_t dim) {
   TIDE_CHECK(!tensors.empty(), "[stack] stack expects a non-empty TensorList");
   for (const Tensor& t : tensors) detail::check_defined(t, "stack", "every tensor in the list");
   const int64_t d = detail::wrap_dim(dim, tensors[0].dim() + 1, "stack");
@@ -72,26 +73,71 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
                detail::shape_str(tensors[i].shape()), " at entry ", i);
     parts.push_back(tensors[i].unsqueeze(d));
   }
-  return cat(parts, d);
+  return tide::cat(parts, d);
 }
 
-std::vector<Tensor> chunk(const Tensor& a, int64_t chunks, int64_t dim) {
-  detail::check_defined(a, "chunk", "input");
-  return a.chunk(chunks, dim);
+std::vector<Tensor> plain_split(const Tensor& self, int64_t split_size, int64_t dim_) {
+  check_defined(self, "split", "input");
+  TIDE_CHECK(self.dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
+  int64_t d = wrap_dim(dim_, self.dim(), "Tensor::split");
+  TIDE_CHECK(split_size > 0 || (split_size == 0 && self.shape()[d] == 0),
+             "[Tensor::split] split_size can only be 0 if dimension size is 0, but got "
+             "split_size ", split_size, " for dimension ", d, " of size ", self.shape()[d]);
+  int64_t n = self.shape()[d];
+  std::vector<Tensor> out;
+  if (n == 0) {
+    out.push_back(self);
+    return out;
+  }
+  // Steps of at most n - s: s + split_size could overflow near INT64_MAX (a long dim of an
+  // empty tensor).
+  for (int64_t s = 0; s < n;) {
+    const int64_t length = std::min(split_size, n - s);
+    out.push_back(self.narrow(d, s, length));
+    s += length;
+  }
+  return out;
 }
 
-std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim) {
-  detail::check_defined(a, "split", "input");
-  return a.split(split_size, dim);
+std::vector<Tensor> plain_split(const Tensor& self, const std::vector<int64_t>& split_sizes,
+                                int64_t dim_) {
+  check_defined(self, "split", "input");
+  TIDE_CHECK(self.dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
+  int64_t d = wrap_dim(dim_, self.dim(), "Tensor::split");
+  // Non-negative sizes first, so that their sum can only overflow upwards.
+  int64_t total = 0;
+  bool overflow = false;
+  for (int64_t len : split_sizes) {
+    TIDE_CHECK(len >= 0, "[Tensor::split] split_sizes must be non-negative, got ", len);
+    overflow |= __builtin_add_overflow(total, len, &total);
+  }
+  TIDE_CHECK(!overflow && total == self.shape()[d], "[Tensor::split] split_with_sizes expects split_sizes to sum "
+             "exactly to ", self.shape()[d], " (input tensor's size at dimension ", d,
+             "), but got split_sizes summing to ", overflow ? "more than int64 holds" : std::to_string(total));
+  std::vector<Tensor> out;
+  int64_t s = 0;
+  for (int64_t len : split_sizes) {
+    out.push_back(self.narrow(d, s, len));
+    s += len;
+  }
+  return out;
 }
 
-std::vector<Tensor> split(const Tensor& a, std::vector<int64_t> split_sizes, int64_t dim) {
-  detail::check_defined(a, "split", "input");
-  return a.split(std::move(split_sizes), dim);
+std::vector<Tensor> plain_chunk(const Tensor& self, int64_t chunks, int64_t dim_) {
+  check_defined(self, "chunk", "input");
+  TIDE_CHECK(self.dim() > 0, "[Tensor::chunk] chunk expects at least a 1-dimensional tensor");
+  TIDE_CHECK(chunks > 0, "[Tensor::chunk] chunk expects `chunks` to be greater than 0, got: ", chunks);
+  int64_t d = wrap_dim(dim_, self.dim(), "Tensor::chunk");
+  int64_t n = self.shape()[d];
+  int64_t split_size = n == 0 ? 0 : 1 + (n - 1) / chunks;  // ceil(n / chunks), for any chunks
+  if (split_size == 0 && n == 0) {
+    std::vector<int64_t> sizes(static_cast<size_t>(chunks), 0);
+    return self.split(sizes, d);
+  }
+  return self.split(split_size, d);
 }
 
-Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
-  if (TIDE_UNLIKELY(autograd::recording(a))) return autograd::traced::index_select(a, dim, index);
+Tensor plain_index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   detail::check_defined(a, "index_select", "input");
   detail::check_defined(index, "index_select", "index");
   const Device device = detail::same_device({{"self", &a}, {"index", &index}}, "index_select");
@@ -115,4 +161,4 @@ Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   return out;
 }
 
-}  // namespace tide
+}  // namespace tide::detail

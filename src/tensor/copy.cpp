@@ -1,12 +1,15 @@
-// Copies, dtype conversion, fill and reading values back to the host.
+// Copies, dtype conversion, fill and reading values back to the host. copy_, to, clone,
+// contiguous, pin_memory and the fills are the plain front ends of the op table's copies and
+// fills families (src/ops/ops.yaml); their Tensor methods, with the op entry, are generated
+// (src/tensor/generated_tensor_methods.cpp).
 
 #include <cstring>
 
-#include "autograd/hooks.h"
 #include "kernels/cpu/copy_kernels.h"
 #include "kernels/stubs.h"
 #include "memory/pinned_allocator.h"
 #include "ops/dispatch.h"
+#include "ops/plain_front_ends.h"
 #include "tide/cuda/stream.h"
 #include "runtime/registry.h"
 #include "tensor/copy_native.h"
@@ -37,91 +40,113 @@ using kernels::copy_kernel;
 // stream other than its allocation stream records that use, as run_kernel does for ops. A
 // device -> device copy writes the destination from a stream of another device; since the
 // destination's current stream waits for the copy, that stream's use stands for the copy's.
-const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this, src)))
-    return autograd::traced::copy_(*this, src, non_blocking);
-  TIDE_CHECK(defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
-  storage().bump_version();  // Note [Version counters] in src/autograd/autograd_meta.h
-  const Device dd = device(), sd = src.device();
+namespace detail {
+
+Tensor& plain_copy_(Tensor& self, const Tensor& src, bool non_blocking) {
+  TIDE_CHECK(self.defined() && src.defined(), "[Tensor::copy_] both tensors must be defined");
+  self.storage().bump_version();  // Note [Version counters] in src/autograd/autograd_meta.h
+  const Device dd = self.device(), sd = src.device();
   if (dd == sd) {
-    detail::run_kernel(dd, "copy_", kernels::copy_stub, *this, src);
-    return *this;
+    run_kernel(dd, "copy_", kernels::copy_stub, self, src);
+    return self;
   }
   if (runtime::native_kernels()) {
-    detail::copy_between_devices_native(*this, src, non_blocking);
-    return *this;
+    copy_between_devices_native(self, src, non_blocking);
+    return self;
   }
   if (sd.is_cpu()) {
     // A contiguous snapshot of the (pageable) source, owned by the enqueued copy.
     const bool async = src.is_pinned() && non_blocking;
     Tensor staged = async ? src : src.clone();
-    detail::run_kernel(dd, "copy_", kernels::copy_stub, *this, staged);
+    run_kernel(dd, "copy_", kernels::copy_stub, self, staged);
     if (async) memory::record_pinned_use(src.storage().data_ptr(), cuda::current_stream(dd.index()));
-    return *this;
+    return self;
   }
   if (dd.is_cpu()) {
     cuda::Stream stream = cuda::current_stream(sd.index());
-    detail::sanitize_copy(stream, *this, src);
-    detail::note_stream_use(src, stream);
+    sanitize_copy(stream, self, src);
+    note_stream_use(src, stream);
     runtime::launch(stream, "copy_",
-                    [dst = detail::task_copy(*this), src = detail::task_copy(src)] {
-                      copy_kernel(dst, src);
-                    });
-    if (!(non_blocking && is_pinned())) {
+                    [dst = task_copy(self), src = task_copy(src)] { copy_kernel(dst, src); });
+    if (!(non_blocking && self.is_pinned())) {
       stream.synchronize();
     } else {
-      memory::record_pinned_use(storage().data_ptr(), stream);
+      memory::record_pinned_use(self.storage().data_ptr(), stream);
     }
-    return *this;
+    return self;
   }
   cuda::Stream src_stream = cuda::current_stream(sd.index());
   cuda::Stream dst_stream = cuda::current_stream(dd.index());
   src_stream.wait_stream(dst_stream);
-  detail::sanitize_copy(src_stream, *this, src);
-  detail::note_stream_use(src, src_stream);
-  detail::note_stream_use(*this, dst_stream);
+  sanitize_copy(src_stream, self, src);
+  note_stream_use(src, src_stream);
+  note_stream_use(self, dst_stream);
   runtime::launch(src_stream, "copy_",
-                  [dst = detail::task_copy(*this), src = detail::task_copy(src)] {
-                    copy_kernel(dst, src);
-                  });
+                  [dst = task_copy(self), src = task_copy(src)] { copy_kernel(dst, src); });
   dst_stream.wait_stream(src_stream);
-  return *this;
+  return self;
 }
 
-Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
-  static_cast<const Tensor*>(this)->copy_(src, non_blocking);
-  return *this;
+Tensor plain_contiguous(const Tensor& self) {
+  if (self.is_contiguous()) return self;
+  return self.clone();
 }
 
-Tensor Tensor::contiguous() const {
-  if (is_contiguous()) return *this;
-  return clone();
-}
-
-Tensor Tensor::clone() const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::clone(*this);
-  Tensor out = detail::make_empty(impl_->sizes, dtype(), device());
-  out.copy_(*this);
+Tensor plain_clone(const Tensor& self) {
+  Tensor out = make_empty(self.shape(), self.dtype(), self.device());
+  out.copy_(self);
   return out;
 }
 
 // What options do not give stays as it is: x.to(tide::dtype(kFloat64)) keeps x's device, never
 // the default device (Note [Default device]).
-Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this)))
-    return autograd::traced::to(*this, options, non_blocking, copy);
-  Device target = options.has_device() ? options.device() : device();
-  Dtype dt = options.has_dtype() ? options.dtype() : dtype();
-  bool same_device = target == device() || (target.is_cpu() && device().is_cpu()) ||
-                     (target.is_cuda() && !target.has_index() && device().is_cuda() &&
-                      detail::resolve_device(target, "Tensor::to") == device());
-  if (same_device && dt == dtype() && !copy) return *this;
-  Device dst_device = same_device ? device() : detail::resolve_device(target, "Tensor::to");
+Tensor plain_to(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy) {
+  const Device device = self.device();
+  Device target = options.has_device() ? options.device() : device;
+  Dtype dt = options.has_dtype() ? options.dtype() : self.dtype();
+  bool same_device = target == device || (target.is_cpu() && device.is_cpu()) ||
+                     (target.is_cuda() && !target.has_index() && device.is_cuda() &&
+                      resolve_device(target, "Tensor::to") == device);
+  if (same_device && dt == self.dtype() && !copy) return self;
+  Device dst_device = same_device ? device : resolve_device(target, "Tensor::to");
   // GPU -> cpu with non_blocking: the result is pinned so the copy can be asynchronous (torch).
-  const bool pin = non_blocking && dst_device.is_cpu() && is_cuda();
-  Tensor out = detail::make_empty(impl_->sizes, dt, dst_device, pin);
-  out.copy_(*this, non_blocking);
+  const bool pin = non_blocking && dst_device.is_cpu() && device.is_cuda();
+  Tensor out = make_empty(self.shape(), dt, dst_device, pin);
+  out.copy_(self, non_blocking);
   return out;
+}
+
+Tensor plain_pin_memory(const Tensor& self) {
+  TIDE_CHECK(self.device().is_cpu(), "[Tensor::pin_memory] cannot pin a tensor on ",
+             self.device(), ": only dense CPU tensors can be pinned");
+  memory::check_pinned_memory_available("Tensor::pin_memory");
+  if (self.is_pinned()) return self;  // as torch: already pinned, nothing to copy
+  Tensor out = make_empty(self.shape(), self.dtype(), self.device(), /*pinned=*/true);
+  out.copy_(self);
+  return out;
+}
+
+Tensor& plain_fill_(Tensor& self, Scalar value) {
+  self.storage().bump_version();
+  run_kernel(self.device(), "fill_", kernels::fill_stub, self, value);
+  return self;
+}
+
+Tensor& plain_fill_(Tensor& self, const Tensor& value) {
+  TIDE_CHECK(value.dim() == 0, "[Tensor::fill_] fill_ only supports 0-dimension value tensor but "
+             "got tensor with ", value.dim(), " dimensions");
+  return self.fill_(value.item());
+}
+
+Tensor& plain_zero_(Tensor& self) { return self.fill_(0); }
+
+}  // namespace detail
+
+const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
+  // The generated copy_ (the op entry, then detail::plain_copy_) writes the storage and never
+  // the handle, so calling it on a const handle is sound.
+  const_cast<Tensor*>(this)->copy_(src, non_blocking);
+  return *this;
 }
 
 Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
@@ -148,16 +173,6 @@ Tensor Tensor::cuda(Device device, bool non_blocking) const {
 
 Tensor Tensor::cpu() const { return to(Device(kCPU)); }
 
-Tensor Tensor::pin_memory() const {
-  TIDE_CHECK(device().is_cpu(), "[Tensor::pin_memory] cannot pin a tensor on ", device(),
-             ": only dense CPU tensors can be pinned");
-  memory::check_pinned_memory_available("Tensor::pin_memory");
-  if (is_pinned()) return *this;  // as torch: already pinned, nothing to copy
-  Tensor out = detail::make_empty(impl_->sizes, dtype(), device(), /*pinned=*/true);
-  out.copy_(*this);
-  return out;
-}
-
 void Tensor::record_stream(const cuda::Stream& stream) const {
   TIDE_CHECK(defined(), "[Tensor::record_stream] expected a defined tensor");
   TIDE_CHECK(is_cuda(), "[Tensor::record_stream] expected a cuda tensor, but it is on ", device(),
@@ -168,23 +183,6 @@ void Tensor::record_stream(const cuda::Stream& stream) const {
   // Memory that is not the allocator's (from_blob) is ignored, as torch does.
   memory::record_stream_use(storage().data_ptr(), stream);
 }
-
-Tensor& Tensor::fill_(Scalar value) {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::fill_(*this, value);
-  storage().bump_version();
-  detail::run_kernel(device(), "fill_", kernels::fill_stub, *this, value);
-  return *this;
-}
-
-Tensor& Tensor::fill_(const Tensor& value) {
-  if (TIDE_UNLIKELY(autograd::recording(*this, value)))
-    return autograd::traced::fill_(*this, value);
-  TIDE_CHECK(value.dim() == 0, "[Tensor::fill_] fill_ only supports 0-dimension value tensor but got "
-             "tensor with ", value.dim(), " dimensions");
-  return fill_(value.item());
-}
-
-Tensor& Tensor::zero_() { return fill_(0); }
 
 Scalar Tensor::item() const {
   TIDE_CHECK(numel() == 1, "[Tensor::item] a Tensor with ", numel(),

@@ -10,11 +10,11 @@
 #include <memory>
 #include <unordered_map>
 
-#include "autograd/hooks.h"
 #include "core/philox.h"
 #include "kernels/cpu/random_kernels.h"
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
+#include "ops/plain_front_ends.h"
 #include "tensor/generator.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
@@ -143,28 +143,31 @@ void check_floating(const Tensor& self, const char* where) {
 
 }  // namespace
 
-Tensor& Tensor::uniform_(double from, double to) {
-  if (TIDE_UNLIKELY(autograd::recording(*this)))
-    return autograd::traced::random_(*this, from, to, false);
-  if (defined()) storage().bump_version();
-  check_floating(*this, "Tensor::uniform_");
+namespace detail {
+
+// The plain front ends of the op table's random fills (src/ops/ops.yaml: fills).
+Tensor& plain_uniform_(Tensor& self, double from, double to) {
+  if (self.defined()) self.storage().bump_version();
+  check_floating(self, "Tensor::uniform_");
   TIDE_CHECK(std::isfinite(from) && std::isfinite(to), "[Tensor::uniform_] expects finite bounds, "
              "but found from=", from, ", to=", to);
   TIDE_CHECK(from <= to, "[Tensor::uniform_] uniform_ expects to return a [from, to) range, but "
              "found from=", from, " > to=", to);
-  generate(*this, kernels::uniform_blocks(numel()), "uniform_", kernels::uniform_stub, from, to);
-  return *this;
+  generate(self, kernels::uniform_blocks(self.numel()), "uniform_", kernels::uniform_stub, from,
+           to);
+  return self;
 }
 
-Tensor& Tensor::normal_(double mean, double std) {
-  if (TIDE_UNLIKELY(autograd::recording(*this)))
-    return autograd::traced::random_(*this, mean, std, true);
-  if (defined()) storage().bump_version();
-  check_floating(*this, "Tensor::normal_");
+Tensor& plain_normal_(Tensor& self, double mean, double std) {
+  if (self.defined()) self.storage().bump_version();
+  check_floating(self, "Tensor::normal_");
   TIDE_CHECK(std >= 0.0, "[Tensor::normal_] normal expects std >= 0.0, but found std ", std);
-  generate(*this, kernels::uniform_blocks(numel()), "normal_", kernels::normal_stub, mean, std);
-  return *this;
+  generate(self, kernels::uniform_blocks(self.numel()), "normal_", kernels::normal_stub, mean,
+           std);
+  return self;
 }
+
+}  // namespace detail
 
 Tensor rand(std::vector<int64_t> sizes, TensorOptions options) {
   if (options.requires_grad())

@@ -1,11 +1,14 @@
 // View ops: new geometry over the same storage. No data moves here, except reshape of a
-// tensor whose strides cannot express the new shape (then it copies, as torch).
+// tensor whose strides cannot express the new shape (then it copies, as torch). These are the
+// plain front ends of the op table's views (src/ops/ops.yaml); their Tensor methods, with the
+// op entry, are generated (src/tensor/generated_tensor_methods.cpp).
 
 #include <algorithm>
 
-#include "autograd/hooks.h"
+#include "ops/plain_front_ends.h"
 #include "tensor/checked_size.h"
 #include "tensor/tensor_internal.h"
+#include "tide/autograd.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
 
@@ -117,94 +120,92 @@ bool compute_view_strides(const DimVector& old_sizes, const DimVector& old_strid
 
 }  // namespace
 
-Tensor Tensor::view(std::vector<int64_t> sizes) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::view(*this, sizes);
-  DimVector shape = infer_size(sizes, numel(), "Tensor::view");
+namespace detail {
+
+Tensor plain_view(const Tensor& self, const std::vector<int64_t>& sizes) {
+  DimVector shape = infer_size(sizes, self.numel(), "Tensor::view");
   DimVector strides;
-  TIDE_CHECK(compute_view_strides(impl_->sizes, impl_->strides, shape, strides),
+  TIDE_CHECK(compute_view_strides(self.shape(), self.stride_vector(), shape, strides),
              "[Tensor::view] view size is not compatible with input tensor's size and stride (at "
              "least one dimension spans across two contiguous subspaces). Use .reshape(...) "
              "instead.");
-  return make_view(*this, std::move(shape), std::move(strides), impl_->offset);
+  return make_view(self, std::move(shape), std::move(strides), self.storage_offset());
 }
 
-Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::reshape(*this, sizes);
-  DimVector shape = infer_size(sizes, numel(), "Tensor::reshape");
+Tensor plain_reshape(const Tensor& self, const std::vector<int64_t>& sizes) {
+  DimVector shape = infer_size(sizes, self.numel(), "Tensor::reshape");
   DimVector strides;
-  if (compute_view_strides(impl_->sizes, impl_->strides, shape, strides)) {
-    return make_view(*this, std::move(shape), std::move(strides), impl_->offset);
+  if (compute_view_strides(self.shape(), self.stride_vector(), shape, strides)) {
+    return make_view(self, std::move(shape), std::move(strides), self.storage_offset());
   }
   // A copy, not a view of it: nothing else shows the new storage (torch's _unsafe_view).
-  const Tensor copy = contiguous();
+  const Tensor copy = self.contiguous();
   return Tensor(copy.storage(), copy.dtype(), shape, detail::contiguous_strides(shape),
                 copy.storage_offset());
 }
 
-Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
-  int64_t s = wrap_dim(start_dim, dim(), "Tensor::flatten");  // a 0-dim tensor accepts 0 and -1
-  int64_t e = wrap_dim(end_dim, dim(), "Tensor::flatten");
-  if (dim() == 0) return reshape({1});
+Tensor plain_flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  // A 0-dim tensor accepts 0 and -1.
+  int64_t s = wrap_dim(start_dim, self.dim(), "Tensor::flatten");
+  int64_t e = wrap_dim(end_dim, self.dim(), "Tensor::flatten");
+  if (self.dim() == 0) return self.reshape({1});
   TIDE_CHECK(s <= e, "[Tensor::flatten] start_dim (", start_dim, ") cannot come after end_dim (",
              end_dim, ")");
   std::vector<int64_t> shape;
-  for (int64_t d = 0; d < s; ++d) shape.push_back(impl_->sizes[d]);
+  for (int64_t d = 0; d < s; ++d) shape.push_back(self.shape()[d]);
   // Only a tensor without elements has dims whose product overflows (Note [Views of empty
   // tensors]); a zero among them makes it 0.
-  const DimVector flattened(impl_->sizes.begin() + s, impl_->sizes.begin() + e + 1);
+  const DimVector flattened(self.shape().begin() + s, self.shape().begin() + e + 1);
   int64_t flat = 0;
   TIDE_CHECK(!detail::numel_overflows(flattened, flat), "[Tensor::flatten] flattening dims ", s, " to ", e,
-             " of a tensor of shape ", detail::shape_str(impl_->sizes),
+             " of a tensor of shape ", detail::shape_str(self.shape()),
              " gives a size that does not fit in int64 (their product overflows)");
   shape.push_back(flat);
-  for (int64_t d = e + 1; d < dim(); ++d) shape.push_back(impl_->sizes[d]);
-  return reshape(shape);
+  for (int64_t d = e + 1; d < self.dim(); ++d) shape.push_back(self.shape()[d]);
+  return self.reshape(shape);
 }
 
-Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this)))
-    return autograd::traced::transpose(*this, dim0, dim1);
-  int64_t a = wrap_dim(dim0, dim(), "Tensor::transpose");
-  int64_t b = wrap_dim(dim1, dim(), "Tensor::transpose");
-  if (dim() == 0) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
-  DimVector sizes = impl_->sizes, strides = impl_->strides;
+Tensor plain_transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  int64_t a = wrap_dim(dim0, self.dim(), "Tensor::transpose");
+  int64_t b = wrap_dim(dim1, self.dim(), "Tensor::transpose");
+  if (self.dim() == 0) {
+    return make_view(self, self.shape(), self.stride_vector(), self.storage_offset());
+  }
+  DimVector sizes = self.shape(), strides = self.stride_vector();
   std::swap(sizes[a], sizes[b]);
   std::swap(strides[a], strides[b]);
-  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
-Tensor Tensor::t() const {
-  TIDE_CHECK(dim() <= 2, "[Tensor::t] t() expects a tensor with <= 2 dimensions, but self is ",
-             dim(), "D; use transpose(dim0, dim1) or permute for more dimensions");
-  return dim() < 2 ? transpose(0, 0) : transpose(0, 1);
+Tensor plain_t(const Tensor& self) {
+  TIDE_CHECK(self.dim() <= 2, "[Tensor::t] t() expects a tensor with <= 2 dimensions, but self is ",
+             self.dim(), "D; use transpose(dim0, dim1) or permute for more dimensions");
+  return self.dim() < 2 ? self.transpose(0, 0) : self.transpose(0, 1);
 }
 
-Tensor Tensor::permute(std::vector<int64_t> dims) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::permute(*this, dims);
-  TIDE_CHECK(static_cast<int64_t>(dims.size()) == dim(),
-             "[Tensor::permute] number of dims don't match in permute: the tensor has ", dim(),
+Tensor plain_permute(const Tensor& self, const std::vector<int64_t>& dims) {
+  TIDE_CHECK(static_cast<int64_t>(dims.size()) == self.dim(),
+             "[Tensor::permute] number of dims don't match in permute: the tensor has ", self.dim(),
              " dims but ", dims.size(), " were given");
-  DimVector sizes(dim()), strides(dim());
-  std::vector<bool> seen(static_cast<size_t>(dim()), false);
-  for (int64_t i = 0; i < dim(); ++i) {
-    int64_t d = wrap_dim(dims[static_cast<size_t>(i)], dim(), "Tensor::permute");
+  DimVector sizes(self.dim()), strides(self.dim());
+  std::vector<bool> seen(static_cast<size_t>(self.dim()), false);
+  for (int64_t i = 0; i < self.dim(); ++i) {
+    int64_t d = wrap_dim(dims[static_cast<size_t>(i)], self.dim(), "Tensor::permute");
     TIDE_CHECK(!seen[static_cast<size_t>(d)], "[Tensor::permute] repeated dim ", d,
                " in permute; each dim must appear exactly once");
     seen[static_cast<size_t>(d)] = true;
-    sizes[i] = impl_->sizes[d];
-    strides[i] = impl_->strides[d];
+    sizes[i] = self.shape()[d];
+    strides[i] = self.stride_vector()[d];
   }
-  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
-Tensor Tensor::slice(int64_t dim_, std::optional<int64_t> start, std::optional<int64_t> stop,
-                     int64_t step) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this)))
-    return autograd::traced::slice(*this, dim_, start, stop, step);
-  TIDE_CHECK(dim() > 0, "[Tensor::slice] cannot slice a 0-dim tensor");
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::slice");
+Tensor plain_slice(const Tensor& self, int64_t dim_, std::optional<int64_t> start,
+                   std::optional<int64_t> stop, int64_t step) {
+  TIDE_CHECK(self.dim() > 0, "[Tensor::slice] cannot slice a 0-dim tensor");
+  int64_t d = wrap_dim(dim_, self.dim(), "Tensor::slice");
   TIDE_CHECK(step > 0, "[Tensor::slice] slice step must be positive, got ", step);
-  int64_t n = impl_->sizes[d];
+  int64_t n = self.shape()[d];
   auto clampi = [n](int64_t v) {
     if (v < 0) v += n;
     return std::min(std::max<int64_t>(v, 0), n);
@@ -212,44 +213,112 @@ Tensor Tensor::slice(int64_t dim_, std::optional<int64_t> start, std::optional<i
   int64_t b = start ? clampi(*start) : 0;
   int64_t e = stop ? clampi(*stop) : n;
   if (e < b) e = b;
-  DimVector sizes = impl_->sizes, strides = impl_->strides;
+  DimVector sizes = self.shape(), strides = self.stride_vector();
   // ceil((e - b) / step) and stride * step without int64 overflow for steps near INT64_MAX:
   // a product that overflows belongs to a dim of at most one element, where it never
   // multiplies an index, so that dim keeps its stride.
   sizes[d] = e == b ? 0 : 1 + (e - b - 1) / step;
   int64_t stride = 0;
   if (!__builtin_mul_overflow(strides[d], step, &stride)) strides[d] = stride;
-  return make_view(*this, std::move(sizes), std::move(strides),
-                   shifted_offset(impl_->offset, b, impl_->strides[d]));
+  return make_view(self, std::move(sizes), std::move(strides),
+                   shifted_offset(self.storage_offset(), b, self.stride_vector()[d]));
 }
 
-Tensor Tensor::narrow(int64_t dim_, int64_t start, int64_t length) const {
-  TIDE_CHECK(dim() > 0, "[Tensor::narrow] narrow() cannot be applied to a 0-dim tensor");
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::narrow");
-  int64_t n = impl_->sizes[d];
+Tensor plain_narrow(const Tensor& self, int64_t dim_, int64_t start, int64_t length) {
+  TIDE_CHECK(self.dim() > 0, "[Tensor::narrow] narrow() cannot be applied to a 0-dim tensor");
+  int64_t d = wrap_dim(dim_, self.dim(), "Tensor::narrow");
+  int64_t n = self.shape()[d];
   TIDE_CHECK(start >= -n && start <= n, "[Tensor::narrow] start (", start,
              ") is out of bounds for dimension ", d, " of size ", n);
   if (start < 0) start += n;
   TIDE_CHECK(length >= 0 && length <= n - start, "[Tensor::narrow] start (", start,
              ") + length (", length, ") exceeds dimension size (", n, ")");
-  return slice(d, start, start + length, 1);
+  return self.slice(d, start, start + length, 1);
 }
 
-Tensor Tensor::select(int64_t dim_, int64_t index) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this)))
-    return autograd::traced::select(*this, dim_, index);
-  TIDE_CHECK(dim() > 0, "[Tensor::select] select() cannot be applied to a 0-dim tensor");
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::select");
-  int64_t n = impl_->sizes[d];
+Tensor plain_select(const Tensor& self, int64_t dim_, int64_t index) {
+  TIDE_CHECK(self.dim() > 0, "[Tensor::select] select() cannot be applied to a 0-dim tensor");
+  int64_t d = wrap_dim(dim_, self.dim(), "Tensor::select");
+  int64_t n = self.shape()[d];
   TIDE_CHECK(index >= -n && index < n, "[Tensor::select] index ", index,
              " is out of bounds for dimension ", d, " with size ", n);
   if (index < 0) index += n;
-  DimVector sizes = impl_->sizes, strides = impl_->strides;
-  int64_t offset = shifted_offset(impl_->offset, index, strides[d]);
+  DimVector sizes = self.shape(), strides = self.stride_vector();
+  int64_t offset = shifted_offset(self.storage_offset(), index, strides[d]);
   sizes.erase(d);
   strides.erase(d);
-  return make_view(*this, std::move(sizes), std::move(strides), offset);
+  return make_view(self, std::move(sizes), std::move(strides), offset);
 }
+
+Tensor plain_unsqueeze(const Tensor& self, int64_t dim_) {
+  int64_t d = wrap_dim(dim_, self.dim() + 1, "Tensor::unsqueeze");
+  DimVector sizes = self.shape(), strides = self.stride_vector();
+  // Note [Views of empty tensors]: an overflowing product only comes from a tensor without
+  // elements, where any stride serves.
+  int64_t st = 1;
+  if (d < self.dim() && __builtin_mul_overflow(sizes[d], strides[d], &st)) st = 1;
+  sizes.insert(d, 1);
+  strides.insert(d, st);
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor plain_squeeze(const Tensor& self) {
+  DimVector sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.shape()[d] != 1) {
+      sizes.push_back(self.shape()[d]);
+      strides.push_back(self.stride_vector()[d]);
+    }
+  }
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor plain_squeeze(const Tensor& self, int64_t dim_) {
+  int64_t d = wrap_dim(dim_, self.dim(), "Tensor::squeeze");  // a 0-dim tensor accepts 0 and -1
+  if (self.dim() == 0) return make_view(self, {}, {}, self.storage_offset());
+  if (self.shape()[d] != 1) {
+    return make_view(self, self.shape(), self.stride_vector(), self.storage_offset());
+  }
+  DimVector sizes = self.shape(), strides = self.stride_vector();
+  sizes.erase(d);
+  strides.erase(d);
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor plain_expand(const Tensor& self, const std::vector<int64_t>& target) {
+  const int64_t nd = static_cast<int64_t>(target.size());
+  TIDE_CHECK(nd >= self.dim(), "[Tensor::expand] the number of sizes provided (", nd,
+             ") must be greater or equal to the number of dimensions in the tensor (", self.dim(),
+             ")");
+  DimVector sizes(nd), strides(nd);
+  for (int64_t i = nd - 1; i >= 0; --i) {
+    int64_t src = i - (nd - self.dim());
+    int64_t want = target[static_cast<size_t>(i)];
+    if (src < 0) {
+      TIDE_CHECK(want >= 0, "[Tensor::expand] the expanded size of the tensor (", want,
+                 ") isn't allowed in a leading, non-existing dimension ", i);
+      sizes[i] = want;
+      strides[i] = 0;
+      continue;
+    }
+    int64_t have = self.shape()[src];
+    if (want == -1) want = have;
+    TIDE_CHECK(have == want || have == 1, "[Tensor::expand] The expanded size of the tensor (",
+               want, ") must match the existing size (", have, ") at non-singleton dimension ", i,
+               ".  Target sizes: ", detail::shape_str(DimVector(target)), ".  Tensor sizes: ",
+               detail::shape_str(self.shape()));
+    sizes[i] = want;
+    strides[i] = have == want ? self.stride_vector()[src] : 0;
+  }
+  detail::checked_numel(sizes, "Tensor::expand");  // Note [Size overflow]
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor plain_expand_as(const Tensor& self, const Tensor& other) {
+  return self.expand(other.sizes());
+}
+
+}  // namespace detail
 
 Tensor Tensor::operator[](int64_t index) const { return select(0, index); }
 
@@ -271,130 +340,6 @@ Tensor Tensor::index(const std::vector<TensorIndex>& indices) const {
     }
   }
   return r;
-}
-
-Tensor Tensor::unsqueeze(int64_t dim_) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::unsqueeze(*this, dim_);
-  int64_t d = wrap_dim(dim_, dim() + 1, "Tensor::unsqueeze");
-  DimVector sizes = impl_->sizes, strides = impl_->strides;
-  // Note [Views of empty tensors]: an overflowing product only comes from a tensor without
-  // elements, where any stride serves.
-  int64_t st = 1;
-  if (d < dim() && __builtin_mul_overflow(sizes[d], strides[d], &st)) st = 1;
-  sizes.insert(d, 1);
-  strides.insert(d, st);
-  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
-}
-
-Tensor Tensor::squeeze() const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::squeeze(*this);
-  DimVector sizes, strides;
-  for (int64_t d = 0; d < dim(); ++d) {
-    if (impl_->sizes[d] != 1) {
-      sizes.push_back(impl_->sizes[d]);
-      strides.push_back(impl_->strides[d]);
-    }
-  }
-  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
-}
-
-Tensor Tensor::squeeze(int64_t dim_) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::squeeze(*this, dim_);
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::squeeze");  // a 0-dim tensor accepts 0 and -1
-  if (dim() == 0) return make_view(*this, {}, {}, impl_->offset);
-  if (impl_->sizes[d] != 1) return make_view(*this, impl_->sizes, impl_->strides, impl_->offset);
-  DimVector sizes = impl_->sizes, strides = impl_->strides;
-  sizes.erase(d);
-  strides.erase(d);
-  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
-}
-
-Tensor Tensor::expand(std::vector<int64_t> target) const {
-  if (TIDE_UNLIKELY(autograd::recording(*this))) return autograd::traced::expand(*this, target);
-  const int64_t nd = static_cast<int64_t>(target.size());
-  TIDE_CHECK(nd >= dim(), "[Tensor::expand] the number of sizes provided (", nd,
-             ") must be greater or equal to the number of dimensions in the tensor (", dim(), ")");
-  DimVector sizes(nd), strides(nd);
-  for (int64_t i = nd - 1; i >= 0; --i) {
-    int64_t src = i - (nd - dim());
-    int64_t want = target[static_cast<size_t>(i)];
-    if (src < 0) {
-      TIDE_CHECK(want >= 0, "[Tensor::expand] the expanded size of the tensor (", want,
-                 ") isn't allowed in a leading, non-existing dimension ", i);
-      sizes[i] = want;
-      strides[i] = 0;
-      continue;
-    }
-    int64_t have = impl_->sizes[src];
-    if (want == -1) want = have;
-    TIDE_CHECK(have == want || have == 1, "[Tensor::expand] The expanded size of the tensor (",
-               want, ") must match the existing size (", have, ") at non-singleton dimension ", i,
-               ".  Target sizes: ", detail::shape_str(DimVector(target)), ".  Tensor sizes: ",
-               detail::shape_str(impl_->sizes));
-    sizes[i] = want;
-    strides[i] = have == want ? impl_->strides[src] : 0;
-  }
-  detail::checked_numel(sizes, "Tensor::expand");  // Note [Size overflow]
-  return make_view(*this, std::move(sizes), std::move(strides), impl_->offset);
-}
-
-Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
-
-std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim_) const {
-  TIDE_CHECK(dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::split");
-  TIDE_CHECK(split_size > 0 || (split_size == 0 && impl_->sizes[d] == 0),
-             "[Tensor::split] split_size can only be 0 if dimension size is 0, but got "
-             "split_size ", split_size, " for dimension ", d, " of size ", impl_->sizes[d]);
-  int64_t n = impl_->sizes[d];
-  std::vector<Tensor> out;
-  if (n == 0) {
-    out.push_back(*this);
-    return out;
-  }
-  // Steps of at most n - s: s + split_size could overflow near INT64_MAX (a long dim of an
-  // empty tensor).
-  for (int64_t s = 0; s < n;) {
-    const int64_t length = std::min(split_size, n - s);
-    out.push_back(narrow(d, s, length));
-    s += length;
-  }
-  return out;
-}
-
-std::vector<Tensor> Tensor::split(std::vector<int64_t> split_sizes, int64_t dim_) const {
-  TIDE_CHECK(dim() > 0, "[Tensor::split] split expects at least a 1-dimensional tensor");
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::split");
-  // Non-negative sizes first, so that their sum can only overflow upwards.
-  int64_t total = 0;
-  bool overflow = false;
-  for (int64_t len : split_sizes) {
-    TIDE_CHECK(len >= 0, "[Tensor::split] split_sizes must be non-negative, got ", len);
-    overflow |= __builtin_add_overflow(total, len, &total);
-  }
-  TIDE_CHECK(!overflow && total == impl_->sizes[d], "[Tensor::split] split_with_sizes expects split_sizes to sum "
-             "exactly to ", impl_->sizes[d], " (input tensor's size at dimension ", d,
-             "), but got split_sizes summing to ", overflow ? "more than int64 holds" : std::to_string(total));
-  std::vector<Tensor> out;
-  int64_t s = 0;
-  for (int64_t len : split_sizes) {
-    out.push_back(narrow(d, s, len));
-    s += len;
-  }
-  return out;
-}
-
-std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim_) const {
-  TIDE_CHECK(dim() > 0, "[Tensor::chunk] chunk expects at least a 1-dimensional tensor");
-  TIDE_CHECK(chunks > 0, "[Tensor::chunk] chunk expects `chunks` to be greater than 0, got: ", chunks);
-  int64_t d = wrap_dim(dim_, dim(), "Tensor::chunk");
-  int64_t n = impl_->sizes[d];
-  int64_t split_size = n == 0 ? 0 : 1 + (n - 1) / chunks;  // ceil(n / chunks), for any chunks
-  if (split_size == 0 && n == 0) {
-    std::vector<int64_t> sizes(static_cast<size_t>(chunks), 0);
-    return split(sizes, d);
-  }
-  return split(split_size, d);
 }
 
 }  // namespace tide

@@ -92,3 +92,66 @@ TEST(OpEntry, ErrorsNameTheOpNotItsFamily) {
     EXPECT_THAT(e.what(), HasSubstr("[Tensor::sub_]"));
   }
 }
+
+// Views, copies and fills are methods only: their front end is the generated method, which
+// enters once and records the node the hand-written line used to.
+TEST(OpEntry, GeneratedMethodFrontEndsRecordTheirNodes) {
+  Tensor w = full({2, 3}, 0.5).requires_grad_();
+  EXPECT_STREQ(w.view({3, 2}).grad_fn()->name(), "ViewBackward0");
+  EXPECT_STREQ(w.transpose(0, 1).grad_fn()->name(), "TransposeBackward0");
+  EXPECT_STREQ(w.slice(1, 0, 2).grad_fn()->name(), "SliceBackward0");
+  EXPECT_STREQ(w.squeeze(0).grad_fn()->name(), "SqueezeBackward1");
+  EXPECT_STREQ(w.clone().grad_fn()->name(), "CloneBackward0");
+  EXPECT_STREQ(w.to(kFloat64).grad_fn()->name(), "ToCopyBackward0");
+  Tensor x = w * 1;
+  x.copy_(w);
+  EXPECT_STREQ(x.grad_fn()->name(), "CopyBackwards");
+  x.fill_(2.0);
+  EXPECT_STREQ(x.grad_fn()->name(), "FillBackward0");
+  x.normal_();
+  EXPECT_STREQ(x.grad_fn()->name(), "NormalBackward0");
+  x.uniform_();
+  EXPECT_STREQ(x.grad_fn()->name(), "UniformBackward0");
+  NoGradGuard off;
+  EXPECT_EQ(w.view({3, 2}).grad_fn(), nullptr);
+  EXPECT_EQ(w.clone().grad_fn(), nullptr);
+}
+
+TEST(OpEntry, AListOperandIsInterceptedWhenAnyOfItsTensorsHasHistory) {
+  Tensor a = ones({2}), w = ones({2}).requires_grad_();
+  EXPECT_FALSE(detail::op_intercepted(std::vector<Tensor>{a, a}));
+  EXPECT_TRUE(detail::op_intercepted(std::vector<Tensor>{a, w}));
+  EXPECT_STREQ(cat({a, w}).grad_fn()->name(), "CatBackward0");
+  EXPECT_EQ(cat({a, a}).grad_fn(), nullptr);
+  NoGradGuard off;
+  EXPECT_FALSE(detail::op_intercepted(std::vector<Tensor>{a, w}));
+}
+
+// Composite entries (stack, linear, flatten, ...) have no recording of their own: the ops they
+// are made of record.
+TEST(OpEntry, CompositeOpsRecordThroughTheirParts) {
+  Tensor w = ones({2, 2}).requires_grad_(), x = ones({3, 2});
+  EXPECT_STREQ(stack({w, w}).grad_fn()->name(), "CatBackward0");
+  EXPECT_STREQ(linear(x, w, ones({2})).grad_fn()->name(), "AddmmBackward0");
+  EXPECT_STREQ(w.flatten().grad_fn()->name(), "ViewBackward0");
+  EXPECT_STREQ(w.t().grad_fn()->name(), "TransposeBackward0");
+  EXPECT_STREQ(w.chunk(2)[1].grad_fn()->name(), "SliceBackward0");
+}
+
+TEST(OpEntry, ChunkAndSplitCheckTheirInputAsMethodsToo) {
+  for (auto call : {+[] { Tensor().chunk(2); }, +[] { Tensor().split(1); },
+                    +[] { Tensor().split(std::vector<int64_t>{1}); }}) {
+    try {
+      call();
+      FAIL() << "chunk or split of an undefined tensor ran";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("expected a defined tensor for input"));
+    }
+  }
+}
+
+TEST(OpEntry, CopyIntoAConstHandleWritesTheStorage) {
+  const Tensor dst = zeros({2});
+  dst.copy_(full({2}, 3.0));
+  EXPECT_EQ(dst.sum().item<float>(), 6.0f);
+}

@@ -113,6 +113,55 @@ class Entries(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "differentiable names no tensor argument"):
             gen_ops.front_end(self.op(plan="explicit", differentiable=["input"]))
 
+    def test_a_method_only_op_has_its_front_end_in_the_method(self):
+        op = gen_ops.Op({"func": "view(Tensor(a) self, int[] sizes) -> Tensor(a)",
+                         "variants": ["method"], "plan": "explicit", "autograd": "traced"},
+                        "views")
+        text = "\n".join(gen_ops.methods_file([op]))
+        self.assertIn("Tensor Tensor::view(std::vector<int64_t> sizes) const {", text)
+        self.assertIn("detail::op_intercepted(*this)", text)
+        self.assertIn("return autograd::traced::view(*this, std::move(sizes));", text)
+        self.assertIn("return detail::plain_view(*this, sizes);", text)  # it only reads them
+        self.assertEqual(gen_ops.plain_declarations([op]),
+                         ["Tensor plain_view(const Tensor& self, "
+                          "const std::vector<int64_t>& sizes);"])
+        self.assertEqual(gen_ops.front_ends_file([op]).count("Tensor view("), 0)
+        self.assertEqual(gen_ops.traced_declarations([op]),
+                         ["Tensor view(const Tensor& self, std::vector<int64_t> sizes);"])
+
+    def test_an_in_place_method_only_op_is_a_non_const_method(self):
+        op = gen_ops.Op({"func": "uniform_(Tensor(a!) self, float from=0, float to=1) -> "
+                                 "Tensor(a!)",
+                         "variants": ["method"], "plan": "explicit", "autograd": "traced"},
+                        "fills")
+        self.assertEqual(gen_ops.method_declarations([op]),
+                         ["  Tensor& uniform_(double from = 0, double to = 1);"])
+        self.assertIn("Tensor& Tensor::uniform_(double from, double to) {",
+                      "\n".join(gen_ops.methods_file([op])))
+
+    def test_list_optional_and_options_types(self):
+        op = gen_ops.Op({"func": "f(Tensor[] tensors, Tensor? bias=None, int? start=None, "
+                                 "TensorOptions options, float p=0.5) -> Tensor[]",
+                         "variants": ["function"], "plan": "explicit", "autograd": "traced"},
+                        "shape")
+        self.assertEqual(gen_ops.function_declarations([op]),
+                         ["std::vector<Tensor> f(const std::vector<Tensor>& tensors, "
+                          "const Tensor& bias = {},",
+                          "                      std::optional<int64_t> start = std::nullopt, "
+                          "const TensorOptions& options,",
+                          "                      double p = 0.5);"])
+        # the entry looks at the list and the optional tensor, not at the options
+        self.assertIn("detail::op_intercepted(tensors, bias)", "\n".join(gen_ops.front_end(op)))
+
+    def test_a_composite_op_runs_its_parts_without_an_entry_of_its_own(self):
+        op = gen_ops.Op({"func": "stack(Tensor[] tensors, int dim=0) -> Tensor",
+                         "variants": ["function"], "plan": "explicit",
+                         "autograd": "composite"}, "shape")
+        text = "\n".join(gen_ops.front_end(op))
+        self.assertNotIn("op_intercepted", text)
+        self.assertIn("return detail::plain_stack(tensors, dim);", text)
+        self.assertEqual(gen_ops.traced_declarations([op]), [])
+
     def test_a_missing_region_names_the_lines_to_add(self):
         with self.assertRaisesRegex(ValueError, "// @generated begin kernel-enums"):
             gen_ops.replace_region("no region here\n", "x.h", "kernel-enums", [], "//")
