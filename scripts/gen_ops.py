@@ -148,7 +148,9 @@ class Op:
 
     @property
     def is_out(self):
-        return self.overload is not None and self.overload.endswith("out")
+        # "out" or "<overload>_out" (torch's add.out, sum.IntList_out), not "dtype_layout"
+        return self.overload is not None and (self.overload == "out" or
+                                              self.overload.endswith("_out"))
 
     @property
     def is_inplace(self):

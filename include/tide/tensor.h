@@ -144,7 +144,7 @@ class Tensor {
   Tensor to(Dtype dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, Dtype dtype, bool non_blocking = false, bool copy = false) const;
   // @generated begin method-declarations copies (scripts/gen_ops.py from src/ops/ops.yaml)
-  Tensor to_out(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
   Tensor pin_memory() const;
   Tensor clone() const;

@@ -346,7 +346,10 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("pow", [](T a, T b) { return a.pow(b); }, nb::arg("exponent"))
       .def("pow", [](T a, Scalar b) { return a.pow(b); }, nb::arg("exponent"))
       .def("where", &Tensor::where, nb::arg("condition"), nb::arg("other"))
-      .def("clamp", &Tensor::clamp, nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none())
+      .def("clamp", static_cast<Tensor (Tensor::*)(std::optional<Scalar>, std::optional<Scalar>) const>(&Tensor::clamp),
+           nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none())
+      .def("clamp", static_cast<Tensor (Tensor::*)(const Tensor&, const Tensor&) const>(&Tensor::clamp),
+           nb::arg("min"), nb::arg("max"))
       // ---- reductions
       .def("sum", [](T a, nb::handle dim, bool keepdim, std::optional<Dtype> dtype) {
         return reduce(dim, "Tensor.sum", [&] { return a.sum(dtype); },

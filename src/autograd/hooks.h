@@ -237,7 +237,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
              std::optional<int64_t> stop, int64_t step);
 // @generated end traced-declarations views
 // @generated begin traced-declarations copies (scripts/gen_ops.py from src/ops/ops.yaml)
-Tensor to_out(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
+Tensor to(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking);
 Tensor clone(const Tensor& self);
 // @generated end traced-declarations copies

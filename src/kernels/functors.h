@@ -373,6 +373,8 @@ template <class T> struct FracOp { TIDE_HOST_DEVICE T operator()(T v) const { re
 template <class T> struct BitwiseNotOp {
   TIDE_HOST_DEVICE T operator()(T v) const {
     if constexpr (std::is_same_v<T, bool>) return !v; else return static_cast<T>(~v);
+  }
+};
 /// Exact GELU, x Phi(x), Phi the standard normal cdf through erf (activations family).
 template <class T> struct GeluOp {
   TIDE_HOST_DEVICE T operator()(T v) const {

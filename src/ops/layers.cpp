@@ -31,7 +31,7 @@ Tensor vector_norm(const Tensor& x, double p, int64_t dim, bool keepdim) {
 
 }  // namespace
 
-Tensor plain_layer_norm(const Tensor& self, std::vector<int64_t> normalized_shape,
+Tensor plain_layer_norm(const Tensor& self, const std::vector<int64_t>& normalized_shape,
                         const Tensor& weight, const Tensor& bias, double eps) {
   check_defined(self, "layer_norm", "input");
   const auto k = static_cast<int64_t>(normalized_shape.size());

@@ -11,6 +11,7 @@
 
 #include "tide/dtype.h"
 #include "tide/int_array_ref.h"
+#include "tide/ops.h"  // Reduction
 #include "tide/padding_mode.h"
 #include "tide/scalar.h"
 #include "tide/tensor.h"
@@ -73,7 +74,7 @@ Tensor plain_expand_as(const Tensor& self, const Tensor& other);
 Tensor plain_contiguous(const Tensor& self);
 Tensor plain_slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
                    std::optional<int64_t> stop, int64_t step);
-Tensor plain_to_out(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
+Tensor plain_to(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
 Tensor& plain_copy_(Tensor& self, const Tensor& src, bool non_blocking);
 Tensor plain_pin_memory(const Tensor& self);
 Tensor plain_clone(const Tensor& self);

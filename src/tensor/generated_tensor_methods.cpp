@@ -661,11 +661,11 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
   }
   return detail::plain_slice(*this, dim, start, stop, step);
 }
-Tensor Tensor::to_out(const TensorOptions& options, bool non_blocking, bool copy) const {
+Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
-    return autograd::traced::to_out(*this, options, non_blocking, copy);
+    return autograd::traced::to(*this, options, non_blocking, copy);
   }
-  return detail::plain_to_out(*this, options, non_blocking, copy);
+  return detail::plain_to(*this, options, non_blocking, copy);
 }
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this, src))) {

@@ -370,6 +370,8 @@ TEST(OpsVsCpu, ConvolutionPoolingAndBatchNormForwardAndBackwardMatchCpu) {
                        const Tensor y = conv2d(x, t[1], {}, 1, "same");
                        return Tensors{y.detach(), autograd::grad({y.sum()}, {x})[0]};
                      });
+}
+
 TEST(OpsVsCpu, Issue26LossesAndActivationsMatchCpuBitForBit) {
   TIDE_REQUIRE_DEVICES(1);
   manual_seed(12);

@@ -14,8 +14,31 @@ Y = [[0.0, -0.5, 1.0], [3.0, 0.25, 0.0]]
 P = [[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]]
 
 
-def approx(values, rel=1e-5, abs=1e-6):
-    return pytest.approx(values, rel=rel, abs=abs)
+def _flat(values):
+    if isinstance(values, (list, tuple)):
+        return [v for item in values for v in _flat(item)]
+    return [values]
+
+
+class approx:
+    """pytest.approx for numbers and nested lists (this pytest's approx takes flat ones only):
+    equal when the shapes' flattened values match."""
+
+    def __init__(self, values, rel=1e-5, abs=1e-6):
+        self.values, self.rel, self.abs = values, rel, abs
+
+    def __eq__(self, other):
+        if not isinstance(self.values, (list, tuple)):
+            return other == pytest.approx(self.values, rel=self.rel, abs=self.abs)
+        return (str(_shape(other)) == str(_shape(self.values)) and
+                _flat(other) == pytest.approx(_flat(self.values), rel=self.rel, abs=self.abs))
+
+    def __repr__(self):
+        return f"approx({self.values!r})"
+
+
+def _shape(values):
+    return [len(values), _shape(values[0])] if isinstance(values, (list, tuple)) and values else []
 
 
 def test_cross_entropy_probabilities_and_label_smoothing_match_torch():

@@ -77,6 +77,14 @@ class Entries(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "expected 'Type name"):
             self.op(func="sigmoid(Tensr self) -> Tensor")
 
+    def test_only_out_overloads_are_out_variants(self):
+        # to.dtype_layout ends in "out" but is torch's to(options), not an out= form.
+        self.assertFalse(self.op(func="sigmoid.dtype_layout(Tensor self) -> Tensor").is_out)
+        self.assertTrue(self.op(func="sigmoid.out(Tensor self, *, Tensor(a!) out) -> "
+                                     "Tensor(a!)").is_out)
+        self.assertTrue(self.op(func="sigmoid.Scalar_out(Tensor self, *, Tensor(a!) out) -> "
+                                     "Tensor(a!)").is_out)
+
     def test_a_front_end_enters_once_and_passes_the_real_name(self):
         text = "\n".join(gen_ops.front_end(self.op()))
         self.assertEqual(text.count("detail::op_intercepted(self)"), 1)

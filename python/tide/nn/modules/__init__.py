@@ -2,17 +2,15 @@
 
 from .module import Module
 from .linear import Identity, Linear
-from .activation import LogSoftmax, ReLU, Softmax
-from .batchnorm import BatchNorm2d
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, Mish, PReLU, ReLU, Sigmoid,
                          SiLU, Softmax, Softplus, Tanh)
+from .batchnorm import BatchNorm2d
 from .container import ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
-from .loss import CrossEntropyLoss, MSELoss, NLLLoss
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .normalization import GroupNorm, LayerNorm
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss,
                    KLDivLoss, L1Loss, MarginRankingLoss, MSELoss, NLLLoss, SmoothL1Loss)
