@@ -132,7 +132,8 @@ void launch_strided(const F& f, const kernels::ElementwiseIter& it, const Launch
 /// out[i] = f(inputs[i]...) over out's elements, any strides; inputs have out's shape (expanded
 /// where broadcast) and the storage types In...; out has Out. Enqueues on current_launch()'s
 /// stream and returns; nothing is launched for an empty output. Note [GPU elementwise paths].
-template <class Out, class... In, class F, class... Inputs>
+/// kMaxWidth (0: no limit) caps the elements a thread handles at once on the vectorized path.
+template <int kMaxWidth = 0, class Out, class... In, class F, class... Inputs>
 void launch_elementwise(TypeList<Out, In...>, const F& f, const Tensor& out,
                         const Inputs&... inputs) {
   static_assert(sizeof...(In) == sizeof...(Inputs), "one storage type per input tensor");
@@ -140,12 +141,13 @@ void launch_elementwise(TypeList<Out, In...>, const F& f, const Tensor& out,
   if (n == 0) return;
   const LaunchContext& ctx = current_launch();
 
-  constexpr int kWidth = max_vector_width({static_cast<int64_t>(sizeof(Out)),
-                                           static_cast<int64_t>(sizeof(In))...});
+  constexpr int kFullWidth = max_vector_width({static_cast<int64_t>(sizeof(Out)),
+                                               static_cast<int64_t>(sizeof(In))...});
+  constexpr int kWidth = kMaxWidth > 0 && kMaxWidth < kFullWidth ? kMaxWidth : kFullWidth;
   const bool flat = out.is_contiguous() && ((inputs.is_contiguous() && inputs.numel() == n) && ...);
   if (flat && vector_width({VectorOperand{out.raw_data(), sizeof(Out), true},
                             VectorOperand{inputs.raw_data(), sizeof(In), true}...},
-                           n) == kWidth) {
+                           n) >= kWidth) {
     const int64_t blocks = grid_blocks(ceil_div(n, kWidth), 1, kElementwiseThreads, ctx.sm_count,
                                        ctx.max_threads_per_sm);
     const auto stream = static_cast<cudaStream_t>(ctx.stream);

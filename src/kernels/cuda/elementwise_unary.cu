@@ -1,6 +1,8 @@
 // GPU launchers of unary, clamp and where: the functors the cpu kernels use
 // (kernels/functor_select.h), run by launch_elementwise.
 
+#include <type_traits>
+
 #include "kernels/cuda/elementwise.cuh"
 #include "kernels/cuda/elementwise_kernels.h"
 #include "kernels/functor_select.h"
@@ -13,7 +15,11 @@ void unary_kernel(kernels::UnaryOp op, const Tensor& out, const Tensor& a) {
   dispatch_dtype(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     kernels::with_unary_functor<T>(op, [&](auto f) {
-      launch_elementwise(TypeList<T, T>{}, ComputeIn<T, T, decltype(f)>{f}, out, a);
+      // float64 asin: one element per thread. Two of its software routines in flight spill
+      // registers (scripts/cuda-resources), and float64 math, not memory, bounds it, so the
+      // wider access gains nothing. (Capping every float64 op instead made exp2 spill.)
+      constexpr int kMaxWidth = std::is_same_v<decltype(f), AsinOp<double>> ? 1 : 0;
+      launch_elementwise<kMaxWidth>(TypeList<T, T>{}, ComputeIn<T, T, decltype(f)>{f}, out, a);
     });
   });
 }
