@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "tide/factories.h"
@@ -110,8 +112,15 @@ TEST(Fits32BitIndexing, RejectsLargeCountsOffsetsAndNegativeStrides) {
   EXPECT_FALSE(fits_32bit_indexing(iter_1d(max + 1, 1, 1)));   // too many elements
   EXPECT_FALSE(fits_32bit_indexing(iter_1d(max / 2, 1, 4)));   // input's last byte offset
   EXPECT_FALSE(fits_32bit_indexing(iter_1d(3, max, 1)));       // output's last byte offset
-  EXPECT_FALSE(fits_32bit_indexing(iter_1d(1, 1, max + 1)));   // a stride alone
+  EXPECT_FALSE(fits_32bit_indexing(iter_1d(2, 1, max + 1)));   // a stride alone
   EXPECT_FALSE(fits_32bit_indexing(iter_1d(4, 4, -4)));        // negative stride
+}
+
+TEST(Fits32BitIndexing, IgnoresTheStridesOfDimensionsOfSizeOne) {
+  // A size-1 dimension is never stepped along: its stride reaches no element.
+  const int64_t max = std::numeric_limits<int32_t>::max();
+  EXPECT_TRUE(fits_32bit_indexing(iter_1d(1, 1, max + 1)));
+  EXPECT_TRUE(fits_32bit_indexing(iter_1d(1, -4, 4)));
 }
 
 TEST(ForEachKernelIter, PassesShallowIteratorsThrough) {
@@ -154,4 +163,71 @@ TEST(ForEachKernelIter, SplitsDeepIteratorsIntoLaunchableOnesCoveringEveryElemen
     EXPECT_EQ(out_offsets[i], reference_offset(out, i)) << i;
     EXPECT_EQ(in_offsets[i], reference_offset(in, i)) << i;
   }
+}
+
+namespace {
+
+/// (output offset, input offset) of every element of the pieces for_each_kernel_iter makes of
+/// `it` under `limit`, sorted; checks that each piece fits the limit and counts them.
+std::vector<std::pair<int64_t, int64_t>> split_offsets(const ElementwiseIter& it, int64_t limit,
+                                                       int* pieces) {
+  std::vector<std::pair<int64_t, int64_t>> offsets;
+  for_each_kernel_iter(
+      it,
+      [&](const ElementwiseIter& sub) {
+        ++*pieces;
+        EXPECT_TRUE(fits_32bit_indexing(sub, limit));
+        const auto calc = make_offset_calculator<2, uint32_t>(sub);
+        for (int64_t i = 0; i < sub.numel; ++i) {
+          const auto o = calc.get(static_cast<uint32_t>(i));
+          offsets.emplace_back(sub.data[0] + o.v[0] - it.data[0],
+                               sub.data[1] + o.v[1] - it.data[1]);
+        }
+      },
+      limit);
+  std::sort(offsets.begin(), offsets.end());
+  return offsets;
+}
+
+}  // namespace
+
+TEST(ForEachKernelIter, SplitsIteratorsBeyond32BitIndexingIntoPiecesCoveringEveryElementOnce) {
+  // The int32 limit scaled down to 100 bytes, so that every piece can be enumerated.
+  const Tensor base = zeros({6, 7, 8});
+  const std::vector<std::pair<Tensor, Tensor>> layouts = {
+      {zeros({6, 7, 8}), base},                             // contiguous: one dimension
+      {zeros({8, 7, 6}), base.permute({2, 1, 0})},          // transposed
+      {zeros({6, 3, 8}), base.narrow(1, 2, 3)},             // sliced
+      {zeros({6, 7, 8}), zeros({7, 1}).expand({6, 7, 8})},  // broadcast
+  };
+  for (const auto& [out, in] : layouts) {
+    const ElementwiseIter it = ElementwiseIter::build({&out, &in});
+    std::vector<std::pair<int64_t, int64_t>> expected;
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      expected.emplace_back(reference_offset(out, i), reference_offset(in, i));
+    }
+    std::sort(expected.begin(), expected.end());
+    int pieces = 0;
+    EXPECT_EQ(split_offsets(it, /*limit=*/100, &pieces), expected);
+    EXPECT_GT(pieces, 1);
+  }
+}
+
+TEST(ForEachKernelIter, SplitsACountBeyondInt32IntoFewPieces) {
+  // 3 x 2^31 int8 elements, the input broadcast along the outer dimension; nothing is touched.
+  ElementwiseIter it;
+  it.num_operands = 2;
+  it.numel = 3 * (int64_t{1} << 31);
+  it.shape = DimVector{3, int64_t{1} << 31};
+  it.strides[0] = DimVector{int64_t{1} << 31, 1};
+  it.strides[1] = DimVector{0, 1};
+  int64_t covered = 0;
+  int pieces = 0;
+  for_each_kernel_iter(it, [&](const ElementwiseIter& sub) {
+    EXPECT_TRUE(fits_32bit_indexing(sub));
+    covered += sub.numel;
+    ++pieces;
+  });
+  EXPECT_EQ(covered, it.numel);
+  EXPECT_EQ(pieces, 6);  // 3 rows, each halved once to fit 2^31 - 1 elements
 }

@@ -159,12 +159,9 @@ void launch_elementwise(TypeList<Out, In...>, const F& f, const Tensor& out,
   }
 
   const kernels::ElementwiseIter it = kernels::ElementwiseIter::build({&out, &inputs...});
+  // Every piece fits 32-bit indexing (Note [Strided GPU path]).
   for_each_kernel_iter(it, [&](const kernels::ElementwiseIter& sub) {
-    if (fits_32bit_indexing(sub)) {
-      launch_strided<uint32_t, F, Out, In...>(f, sub, ctx);
-    } else {
-      launch_strided<int64_t, F, Out, In...>(f, sub, ctx);
-    }
+    launch_strided<uint32_t, F, Out, In...>(f, sub, ctx);
   });
 }
 
