@@ -99,28 +99,35 @@ void unary_loop(const ElementwiseIter& it, const F& f) {
   });
 }
 
-/// out[i] = f(a[i], b[i]); fast paths for contiguous operands and a broadcast scalar.
+/// One run of n elements of out[i] = f(a[i], b[i]) at byte pointers p with byte strides s;
+/// fast paths for contiguous operands and a broadcast scalar (stride 0) on either side. Not
+/// inlined: one copy of the loops serves the flat path, the iterator's runs and a scalar operand
+/// (Note [Binary kernels by dtype]), and a call per run costs nothing beside them.
+template <class Out, class A, class B, class F>
+[[gnu::noinline]] void binary_run(char** p, const int64_t* s, int64_t n, const F& f) {
+  Out* __restrict o = reinterpret_cast<Out*>(p[0]);
+  const A* __restrict a = reinterpret_cast<const A*>(p[1]);
+  const B* __restrict b = reinterpret_cast<const B*>(p[2]);
+  if (s[0] == sizeof(Out) && s[1] == sizeof(A) && s[2] == sizeof(B)) {
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+  } else if (s[0] == sizeof(Out) && s[1] == sizeof(A) && s[2] == 0) {
+    const B bv = *b;
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
+  } else if (s[0] == sizeof(Out) && s[1] == 0 && s[2] == sizeof(B)) {
+    const A av = *a;
+    for (int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      *reinterpret_cast<Out*>(p[0] + i * s[0]) = f(*reinterpret_cast<const A*>(p[1] + i * s[1]),
+                                                  *reinterpret_cast<const B*>(p[2] + i * s[2]));
+    }
+  }
+}
+
+/// out[i] = f(a[i], b[i]) over the iterator's runs (binary_run).
 template <class Out, class A, class B, class F>
 void binary_loop(const ElementwiseIter& it, const F& f) {
-  run_elementwise(it, [&](char** p, const int64_t* s, int64_t n) {
-    Out* __restrict o = reinterpret_cast<Out*>(p[0]);
-    const A* __restrict a = reinterpret_cast<const A*>(p[1]);
-    const B* __restrict b = reinterpret_cast<const B*>(p[2]);
-    if (s[0] == sizeof(Out) && s[1] == sizeof(A) && s[2] == sizeof(B)) {
-      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
-    } else if (s[0] == sizeof(Out) && s[1] == sizeof(A) && s[2] == 0) {
-      const B bv = *b;
-      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
-    } else if (s[0] == sizeof(Out) && s[1] == 0 && s[2] == sizeof(B)) {
-      const A av = *a;
-      for (int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        *reinterpret_cast<Out*>(p[0] + i * s[0]) = f(*reinterpret_cast<const A*>(p[1] + i * s[1]),
-                                                    *reinterpret_cast<const B*>(p[2] + i * s[2]));
-      }
-    }
-  });
+  run_elementwise(it, [&](char** p, const int64_t* s, int64_t n) { binary_run<Out, A, B>(p, s, n, f); });
 }
 
 /// out[i] = f(a[i], b[i], c[i]) (where, clamp with tensor bounds).

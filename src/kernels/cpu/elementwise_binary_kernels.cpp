@@ -1,9 +1,7 @@
-// The cpu binary kernel over two tensors: every BinaryOp through with_binary_functor.
+// The cpu binary kernels' dtype dispatch: the loops are compiled by dtype family in their own
+// files (Note [Binary kernels by dtype] in elementwise_binary_impl.h).
 
-#include "kernels/cpu/elementwise_kernels.h"
-
-#include "kernels/cpu/elementwise_paths.h"
-#include "kernels/functor_select.h"
+#include "kernels/cpu/elementwise_binary_dtype.h"
 
 namespace tide::kernels {
 
@@ -13,15 +11,16 @@ void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor
   TIDE_INTERNAL_ASSERT(out.dtype() == (is_comparison(op) ? kBool : a.dtype()));
   if (out.numel() == 0) return;
   dispatch_dtype(a.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    with_binary_functor<T>(op, alpha, [&](const auto& f) {
-      using R = std::decay_t<decltype(f(compute_t<T>{}, compute_t<T>{}))>;
-      if constexpr (std::is_same_v<R, bool>) {
-        binary_tensors<T, bool>(out, a, b, f);
-      } else {
-        binary_tensors<T, T>(out, a, b, f);
-      }
-    });
+    binary_kernel_of<typename decltype(tag)::type>(op, out, a, b, alpha);
+  });
+}
+
+void binary_scalar_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Scalar& s,
+                          bool scalar_first, const Scalar& alpha) {
+  TIDE_INTERNAL_ASSERT(out.dtype() == (is_comparison(op) ? kBool : a.dtype()));
+  if (out.numel() == 0) return;
+  dispatch_dtype(a.dtype(), [&](auto tag) {
+    binary_scalar_kernel_of<typename decltype(tag)::type>(op, out, a, s, scalar_first, alpha);
   });
 }
 

@@ -121,9 +121,9 @@ inline bool is_comparison(BinaryOp op) { return op >= BinaryOp::Eq; }
 void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b,
                    const Scalar& alpha = 1);
 
-/// out = a op s, or s op a when scalar_first. The scalar is captured in the functor, never
-/// materialized; arithmetic reads it in the compute type (torch's opmath scalar), comparisons
-/// first round it to a's dtype (torch casts the wrapped number to the common dtype).
+/// out = a op s, or s op a when scalar_first. No tensor is made of the scalar (Note [Binary
+/// kernels by dtype]); arithmetic reads it in the compute type (torch's opmath scalar),
+/// comparisons first round it to a's dtype (torch casts the wrapped number to the common dtype).
 void binary_scalar_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Scalar& s,
                           bool scalar_first, const Scalar& alpha = 1);
 

@@ -4,6 +4,7 @@
 // a scalar, and the rest, each compiled on its own so that the op families' instantiations build
 // in parallel (issue 24: nvcc's and g++'s time grows with the ops, not with one file).
 
+#include <array>
 #include <cmath>
 #include <type_traits>
 
@@ -30,18 +31,24 @@ void flat_unary(const Tensor& out, const Tensor& a, const F& f) {
   });
 }
 
+/// binary_run over n elements in parallel chunks: operand k starts at base[k] and steps
+/// strides[k] bytes (the element size, or 0 for a broadcast scalar).
+template <class Out, class A, class B, class F>
+void flat_binary_run(const std::array<char*, 3>& base, const std::array<int64_t, 3>& strides,
+                     int64_t n, const F& f) {
+  parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+    char* p[3] = {base[0] + begin * strides[0], base[1] + begin * strides[1],
+                  base[2] + begin * strides[2]};
+    binary_run<Out, A, B>(p, strides.data(), end - begin, f);
+  });
+}
+
 template <class Out, class A, class B, class F>
 void flat_binary(const Tensor& out, const Tensor& a, const Tensor& b, const F& f) {
-  Out* o = static_cast<Out*>(out.raw_data());
-  const A* x = static_cast<const A*>(a.raw_data());
-  const B* y = static_cast<const B*>(b.raw_data());
-  parallel_for(0, out.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
-    Out* __restrict op = o + begin;
-    const A* __restrict xp = x + begin;
-    const B* __restrict yp = y + begin;
-    const int64_t n = end - begin;
-    for (int64_t i = 0; i < n; ++i) op[i] = f(xp[i], yp[i]);
-  });
+  flat_binary_run<Out, A, B>(
+      {static_cast<char*>(out.raw_data()), static_cast<char*>(a.raw_data()),
+       static_cast<char*>(b.raw_data())},
+      {int64_t{sizeof(Out)}, int64_t{sizeof(A)}, int64_t{sizeof(B)}}, out.numel(), f);
 }
 
 /// out = f(a) over storage types; picks the flat path when it can.

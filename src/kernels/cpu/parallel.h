@@ -2,12 +2,7 @@
 // parallel_for for cpu loops: OpenMP when built with it (TIDE_OPENMP), serial otherwise
 // (the tsan preset, where uninstrumented OpenMP threads would give false reports).
 
-#include <algorithm>
 #include <cstdint>
-
-#if defined(TIDE_USE_OPENMP)
-#include <omp.h>
-#endif
 
 namespace tide::kernels {
 
@@ -20,27 +15,27 @@ namespace tide::kernels {
 /// gains little from a second thread anyway.
 inline constexpr int64_t kGrainSize = 32768 * 8;
 
+namespace detail {
+/// Calls call(f, b, e) over disjoint chunks covering [begin, end) on OpenMP's threads, or once
+/// on this one inside a parallel region or with one thread. Note [One parallel region]: every
+/// parallel_for shares this one compiled region, reached through a function pointer, instead
+/// of an OpenMP region outlined per loop instantiation (each kernel's every op and dtype):
+/// the indirect call is once per chunk of at least a grain, and the regions were a good part
+/// of the kernel files' compile time (issue 24's build-time budget).
+void parallel_chunks(int64_t begin, int64_t end, int64_t grain, const void* f,
+                     void (*call)(const void*, int64_t, int64_t));
+}  // namespace detail
+
 /// Calls f(begin, end) over disjoint chunks covering [begin, end), in parallel when large.
 template <class F>
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {
   if (begin >= end) return;
 #if defined(TIDE_USE_OPENMP)
-  int64_t n = end - begin;
-  if (n > grain && !omp_in_parallel()) {
-    int64_t max_threads = omp_get_max_threads();
-    int64_t threads = std::min<int64_t>(max_threads, (n + grain - 1) / grain);
-    if (threads > 1) {
-#pragma omp parallel num_threads(static_cast<int>(threads))
-      {
-        int64_t tid = omp_get_thread_num();
-        int64_t nt = omp_get_num_threads();
-        int64_t chunk = (n + nt - 1) / nt;
-        int64_t b = begin + tid * chunk;
-        int64_t e = std::min(end, b + chunk);
-        if (b < e) f(b, e);
-      }
-      return;
-    }
+  if (end - begin > grain) {
+    detail::parallel_chunks(begin, end, grain, &f, [](const void* fn, int64_t b, int64_t e) {
+      (*static_cast<const F*>(fn))(b, e);
+    });
+    return;
   }
 #else
   (void)grain;
