@@ -3,9 +3,10 @@
 from .module import Module
 from .linear import Identity, Linear
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, Mish, PReLU, ReLU, Sigmoid,
-                         SiLU, Softmax, Softplus, Tanh)
+                         SiLU, Softmax, Softmax2d, Softplus, Tanh)
 from .batchnorm import BatchNorm2d
-from .container import ModuleList, Sequential
+from .container import ModuleDict, ModuleList, Sequential
+from .parameter_containers import ParameterDict, ParameterList
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
