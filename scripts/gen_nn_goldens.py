@@ -108,6 +108,48 @@ def embedding_goldens():
     return out
 
 
+# (input, offsets, mode, include_last_offset, padding_idx, per_sample_weights)
+BAG_CASES = [
+    ([[1, 2, 4], [4, 3, 2]], None, "sum", False, None, None),
+    ([[1, 2, 4], [4, 3, 2]], None, "mean", False, None, None),
+    ([[1, 2, 4], [4, 3, 2]], None, "max", False, None, None),
+    ([1, 2, 4, 5, 4, 3, 2, 9], [0, 4, 4], "mean", False, None, None),
+    ([1, 2, 4, 5, 4, 3, 2, 9], [0, 2, 5, 8], "sum", True, None, None),
+    ([1, 2, 4, 5, 4, 3, 2, 9], [0, 3], "max", False, 4, None),
+    ([1, 2, 4, 5, 4, 3, 2, 9], [0, 3], "mean", False, 2, None),
+    ([1, 2, 4, 5, 4, 3, 2, 9], [0, 3], "sum", False, None,
+     [0.5, 1.0, -1.0, 2.0, 0.25, 1.0, 1.0, 3.0]),
+    # misuse
+    ([[1, 2], [3, 4]], [0, 1], "sum", False, None, None),
+    ([1, 2, 3], None, "sum", False, None, None),
+    ([1, 2, 3], [0], "median", False, None, None),
+    ([1, 2, 3], [0], "mean", False, None, [1.0, 1.0, 1.0]),
+    ([1, 2, 3], [0], "sum", False, None, [1.0, 1.0]),
+]
+
+
+def embedding_bag_goldens():
+    out = []
+    for input, offsets, mode, last, padding_idx, weights in BAG_CASES:
+        weight = (torch.arange(30.0).reshape(10, 3) / 5 - 2).requires_grad_()
+        case = {"input": input, "offsets": offsets, "mode": mode, "include_last_offset": last,
+                "padding_idx": padding_idx, "per_sample_weights": weights}
+        try:
+            y = F.embedding_bag(torch.tensor(input), weight,
+                                None if offsets is None else torch.tensor(offsets), mode=mode,
+                                include_last_offset=last, padding_idx=padding_idx,
+                                per_sample_weights=None if weights is None else
+                                torch.tensor(weights))
+        except Exception as ex:  # noqa: BLE001
+            case.update(error(ex))
+        else:
+            (y * (torch.arange(y.numel(), dtype=y.dtype).reshape(y.shape) + 1)).sum().backward()
+            case.update(out=y.tolist(), grad=weight.grad.tolist())
+        out.append(case)
+    bag = nn.EmbeddingBag(10, 3, mode="max", padding_idx=-2, max_norm=2.0)
+    return {"cases": out, "repr": repr(bag)}
+
+
 def container_goldens():
     md = nn.ModuleDict({"b": nn.Linear(2, 3), "a": nn.ReLU()})
     md.update([("c", nn.Tanh())])
@@ -183,7 +225,8 @@ def init_goldens():
 
 def main():
     goldens = {"torch_version": torch.__version__, "pad": pad_goldens(), "clip": clip_goldens(),
-               "embedding": embedding_goldens(), "containers": container_goldens(),
+               "embedding": embedding_goldens(), "embedding_bag": embedding_bag_goldens(),
+               "containers": container_goldens(),
                "module": module_goldens(), "init": init_goldens(),
                "softmax2d": F.softmax(torch.arange(12.0).reshape(1, 3, 2, 2) / 5, -3).tolist()}
     with open(OUT, "w") as f:

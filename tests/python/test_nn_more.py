@@ -279,3 +279,45 @@ def test_init_leaves_autograd_out_of_it():
     nn.init.zeros_(layer.bias)
     assert layer.weight.is_leaf and layer.weight.grad_fn is None and layer.weight.requires_grad
     assert layer.bias.tolist() == [0.0, 0.0, 0.0]
+
+
+def torch_text(message):
+    """torch's message as tide writes it (tide's class and Size names)."""
+    return (message.replace("<class 'torch.Tensor'>", str(tide.Tensor))
+            .replace("torch.Size", "tide.Size"))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", GOLDENS["embedding_bag"]["cases"],
+                         ids=lambda c: f"{c['mode']}-{c['offsets']}-{c['padding_idx']}")
+def test_embedding_bag_matches_torch(case, device):
+    weight = (tide.arange(30.0, device=device).reshape(10, 3) / 5 - 2).requires_grad_()
+    offsets = None if case["offsets"] is None else tide.tensor(case["offsets"], device=device)
+    weights = case["per_sample_weights"]
+    weights = None if weights is None else tide.tensor(weights, device=device)
+
+    def call():
+        return F.embedding_bag(tide.tensor(case["input"], device=device), weight, offsets,
+                               mode=case["mode"], include_last_offset=case["include_last_offset"],
+                               padding_idx=case["padding_idx"], per_sample_weights=weights)
+    if "error" in case:
+        raises_like(dict(case, message=torch_text(case["message"])), call)
+        return
+    y = call()
+    assert y.device == weight.device
+    assert close(y.tolist(), case["out"], 1e-5)
+    (y * (tide.arange(y.numel(), device=device).reshape(y.shape) + 1)).sum().backward()
+    assert close(weight.grad.tolist(), case["grad"], 1e-5)
+
+
+def test_embedding_bag_module_matches_torch():
+    bag = nn.EmbeddingBag(10, 3, mode="max", padding_idx=-2, max_norm=2.0)
+    assert repr(bag) == GOLDENS["embedding_bag"]["repr"]
+    assert bag.weight[8].tolist() == [0.0, 0.0, 0.0]
+    out = bag(tide.tensor([[1, 8], [3, 3]]))
+    assert out.shape == (2, 3)
+    # max_norm renormalized the rows looked up (never the padding row: it is zero)
+    for row in (1, 3):
+        assert sum(v * v for v in bag.weight[row].tolist()) <= 4.0 + 1e-5
+    summed = nn.EmbeddingBag(4, 2, mode="sum")(tide.tensor([0, 1, 2, 3]), tide.tensor([0, 2]))
+    assert summed.shape == (2, 2)

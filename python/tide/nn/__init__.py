@@ -8,7 +8,7 @@ from .modules import (Module, Identity, Linear, LogSoftmax, ReLU, Softmax, Modul
                       ELU, GELU, Hardtanh, LeakyReLU, Mish, PReLU, Sigmoid, SiLU, Softplus, Tanh,
                       BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss,
                       L1Loss, MarginRankingLoss, SmoothL1Loss, Embedding, GroupNorm, LayerNorm,
-                      ModuleDict, ParameterDict, ParameterList, Softmax2d)
+                      EmbeddingBag, ModuleDict, ParameterDict, ParameterList, Softmax2d)
 from . import functional
 from . import init
 from . import utils

@@ -7,6 +7,7 @@ import warnings
 
 from .. import _C
 from .._grad_mode import no_grad
+from ._embedding_bag import embedding_bag
 from ._pad import pad
 
 

@@ -12,6 +12,6 @@ from .dropout import Dropout
 from .flatten import Flatten
 from .normalization import GroupNorm, LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss,
                    KLDivLoss, L1Loss, MarginRankingLoss, MSELoss, NLLLoss, SmoothL1Loss)
