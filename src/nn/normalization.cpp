@@ -5,6 +5,17 @@
 #include "tide/ops.h"
 
 namespace tide::nn {
+namespace {
+
+/// The affine parameters' start (weight 1, bias 0), when the module has them.
+void reset_affine(bool has_affine, Tensor& weight, Tensor& bias) {
+  if (!has_affine) return;
+  NoGradGuard no_grad;
+  weight.fill_(1);
+  bias.zero_();
+}
+
+}  // namespace
 
 LayerNorm::LayerNorm(std::vector<int64_t> normalized_shape, double eps, bool elementwise_affine)
     : normalized_shape(std::move(normalized_shape)),
@@ -23,12 +34,7 @@ void LayerNorm::reset() {
   bias = elementwise_affine ? register_parameter("bias", empty(normalized_shape)) : Tensor();
 }
 
-void LayerNorm::reset_parameters() {
-  if (!elementwise_affine) return;
-  NoGradGuard no_grad;
-  weight.fill_(1);
-  bias.zero_();
-}
+void LayerNorm::reset_parameters() { reset_affine(elementwise_affine, weight, bias); }
 
 Tensor LayerNorm::forward(const Tensor& input) {
   return layer_norm(input, normalized_shape, weight, bias, eps);
@@ -49,12 +55,7 @@ void GroupNorm::reset() {
   bias = affine ? register_parameter("bias", empty({num_channels})) : Tensor();
 }
 
-void GroupNorm::reset_parameters() {
-  if (!affine) return;
-  NoGradGuard no_grad;
-  weight.fill_(1);
-  bias.zero_();
-}
+void GroupNorm::reset_parameters() { reset_affine(affine, weight, bias); }
 
 Tensor GroupNorm::forward(const Tensor& input) {
   return group_norm(input, num_groups, weight, bias, eps);
