@@ -103,7 +103,8 @@ def embedding_goldens():
         with torch.no_grad():
             emb.weight.copy_(torch.arange(15.0).reshape(5, 3) / 4 - 1)
         y = emb(torch.tensor([[3, 0], [3, 4]]))
-        out.append({"max_norm": max_norm, "norm_type": norm_type, "out": y.tolist(),
+        out.append({"max_norm": max_norm, "norm_type": "inf" if math.isinf(norm_type) else
+                    norm_type, "out": y.tolist(),
                     "weight": emb.weight.tolist(), "repr": repr(emb)})
     return out
 
@@ -230,7 +231,7 @@ def main():
                "module": module_goldens(), "init": init_goldens(),
                "softmax2d": F.softmax(torch.arange(12.0).reshape(1, 3, 2, 2) / 5, -3).tolist()}
     with open(OUT, "w") as f:
-        json.dump(goldens, f, indent=1)
+        json.dump(goldens, f, indent=1, allow_nan=False)  # strict JSON: C++ tests read it
         f.write("\n")
     print(f"wrote {os.path.relpath(OUT, ROOT)}")
 
