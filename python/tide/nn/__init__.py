@@ -7,7 +7,10 @@ from .modules import (Module, Identity, Linear, LogSoftmax, ReLU, Softmax, Modul
                       Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm2d,
                       ELU, GELU, Hardtanh, LeakyReLU, Mish, PReLU, Sigmoid, SiLU, Softplus, Tanh,
                       BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss,
-                      L1Loss, MarginRankingLoss, SmoothL1Loss, Embedding, GroupNorm, LayerNorm)
+                      L1Loss, MarginRankingLoss, SmoothL1Loss, Embedding, GroupNorm, LayerNorm,
+                      EmbeddingBag, ModuleDict, ParameterDict, ParameterList, Softmax2d)
 from . import functional
+from . import init
+from . import utils
 from . import parallel
 from .parallel import DataParallel

@@ -2,9 +2,13 @@
 linear runs the same C++ code as tide::nn::Linear (python/src/bind_nn.cpp), so Python and C++
 models compute the same numbers bit for bit."""
 
+import math
 import warnings
 
 from .. import _C
+from .._grad_mode import no_grad
+from ._embedding_bag import embedding_bag
+from ._pad import pad
 
 
 def _reduction(size_average, reduce, reduction):
@@ -99,15 +103,37 @@ def _padding_index(padding_idx, num_embeddings):
     return padding_idx
 
 
+def _embedding_renorm_(weight, input, max_norm, norm_type):
+    """torch.embedding_renorm_: each row of weight that input looks up (once, however often it
+    is looked up) whose norm_type-norm exceeds max_norm is scaled in place, without autograd,
+    by max_norm / (norm + 1e-7), as torch's kernel."""
+    with no_grad():
+        ids = sorted({int(i) for i in input.reshape(-1).tolist()})
+        if not ids:
+            return
+        rows = weight.index_select(0, _C._tensor(ids, _C.int64, weight.device, False, False))
+        if norm_type == math.inf:
+            norms = [max((abs(v) for v in row), default=0.0) for row in rows.tolist()]
+        else:
+            norms = rows.abs().pow(norm_type).sum(1).pow(1.0 / norm_type).tolist()
+        for i, norm in zip(ids, norms):
+            if norm > max_norm:
+                weight[i].mul_(max_norm / (norm + 1e-7))
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    """weight's rows at input; padding_idx's row gets no gradient. max_norm,
-    scale_grad_by_freq and sparse are not supported by tide (they raise)."""
+    """weight's rows at input; padding_idx's row gets no gradient; with max_norm, the rows
+    looked up are first renormalized in place (as torch). scale_grad_by_freq and sparse are not
+    supported by tide (they raise)."""
     padding_idx = _padding_index(padding_idx, weight.size(0))
     padding_idx = -1 if padding_idx is None else padding_idx
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise _C.Error("[tide.nn.functional.embedding] max_norm, scale_grad_by_freq and sparse "
-                       "are not supported by tide; leave them at their defaults")
+    if scale_grad_by_freq or sparse:
+        raise _C.Error("[tide.nn.functional.embedding] expected scale_grad_by_freq=False and "
+                       "sparse=False, found True; tide has no sparse gradients, leave them at "
+                       "their defaults")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, float(max_norm), float(norm_type))
     return _C._embedding(weight, input, padding_idx)
 
 

@@ -3,14 +3,15 @@
 from .module import Module
 from .linear import Identity, Linear
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, Mish, PReLU, ReLU, Sigmoid,
-                         SiLU, Softmax, Softplus, Tanh)
+                         SiLU, Softmax, Softmax2d, Softplus, Tanh)
 from .batchnorm import BatchNorm2d
-from .container import ModuleList, Sequential
+from .container import ModuleDict, ModuleList, Sequential
+from .parameter_containers import ParameterDict, ParameterList
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
 from .normalization import GroupNorm, LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss,
                    KLDivLoss, L1Loss, MarginRankingLoss, MSELoss, NLLLoss, SmoothL1Loss)

@@ -35,6 +35,16 @@ class Softmax(Module):
         return f"dim={self.dim}"
 
 
+class Softmax2d(Module):
+    """Softmax over the channels at each spatial position of a (C, H, W) or (N, C, H, W)
+    input (torch.nn.Softmax2d)."""
+
+    def forward(self, input):
+        assert input.dim() == 4 or input.dim() == 3, \
+            "Softmax2d requires a 3D or 4D tensor as input"
+        return F.softmax(input, -3, _stacklevel=5)
+
+
 class LogSoftmax(Module):
     """log(softmax(x)) along dim, computed stably."""
 

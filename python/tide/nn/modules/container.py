@@ -1,7 +1,9 @@
-"""nn.Sequential and nn.ModuleList: modules held in order, under the names "0", "1", ...
-(or the keys of an OrderedDict given to Sequential), as torch's containers."""
+"""nn.Sequential, nn.ModuleList and nn.ModuleDict: modules held in order, under the names "0",
+"1", ... (or the keys of an OrderedDict given to Sequential, or a ModuleDict's keys), as torch's
+containers."""
 
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 import operator
 
 from .module import Module
@@ -100,3 +102,76 @@ class ModuleList(_Ordered):
     def __setitem__(self, idx, module):
         setattr(self, str(_index(idx, len(self))), module)
 
+
+
+class ModuleDict(Module):
+    """Modules by string key, in insertion order, registered as children (torch.nn.ModuleDict).
+    update() keeps the order of any mapping or sequence of pairs, as torch 1.13."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def clear(self):
+        self._modules.clear()
+
+    def pop(self, key):
+        module = self[key]
+        del self[key]
+        return module
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        _update_pairs(self, "ModuleDict", modules, sort_plain_dicts=False)
+
+
+def _update_pairs(container, kind, pairs, sort_plain_dicts):
+    """torch's ModuleDict/ParameterDict.update: a mapping's items, or a sequence of (key,
+    value) pairs, with torch's errors for anything else."""
+    if not isinstance(pairs, Iterable):
+        raise TypeError(f"{'ParametersDict' if kind == 'ParameterDict' else kind}.update should "
+                        "be called with an iterable of key/value pairs, but got "
+                        + type(pairs).__name__)
+    if isinstance(pairs, (OrderedDict, type(container))):
+        items = list(pairs.items())
+    elif isinstance(pairs, Mapping):
+        items = sorted(pairs.items()) if sort_plain_dicts else list(pairs.items())
+    else:
+        items = []
+        for j, pair in enumerate(pairs):
+            if not isinstance(pair, Iterable):
+                raise TypeError(f"{kind} update sequence element #{j} should be Iterable; is"
+                                + type(pair).__name__)
+            if not len(pair) == 2:
+                raise ValueError(f"{kind} update sequence element #{j} has length {len(pair)}; "
+                                 "2 is required")
+            items.append((pair[0], pair[1]))
+    for key, value in items:
+        container[key] = value

@@ -1,11 +1,8 @@
-"""nn.Conv2d. Its parameters are drawn by the C++ tide::nn::Conv2d (python/src/bind_nn.cpp):
-the same draws in the same order, so Python and C++ models built after the same manual_seed
-start from the same weights (as nn.Linear)."""
+"""nn.Conv2d. Its parameters are drawn by the C++ tide::nn::Conv2d (_drawn_parameters.py)."""
 
 from ... import _C
-from ..._grad_mode import no_grad
 from .. import functional as F
-from ..parameter import Parameter
+from ._drawn_parameters import redraw_parameters, set_drawn_parameters
 from .module import Module
 
 
@@ -36,24 +33,13 @@ class Conv2d(Module):
         self.padding = padding if isinstance(padding, str) else _pair(padding)
         self.dilation, self.groups = _pair(dilation), groups
         self.padding_mode = padding_mode
-        weight, b = _C._conv2d_init(in_channels, out_channels, list(self.kernel_size), groups,
-                                    bool(bias))
-        if device is not None or dtype is not None:
-            weight = weight.to(device=device, dtype=dtype)
-            b = b.to(device=device, dtype=dtype) if b is not None else None
-        self.weight = Parameter(weight)
-        if b is not None:
-            self.bias = Parameter(b)
-        else:
-            self.register_parameter("bias", None)
+        set_drawn_parameters(self, lambda: _C._conv2d_init(
+            in_channels, out_channels, list(self.kernel_size), groups, bool(bias)), device, dtype)
 
     def reset_parameters(self):
-        weight, b = _C._conv2d_init(self.in_channels, self.out_channels, list(self.kernel_size),
-                                    self.groups, self.bias is not None)
-        with no_grad():
-            self.weight.copy_(weight)
-            if b is not None:
-                self.bias.copy_(b)
+        redraw_parameters(self, lambda: _C._conv2d_init(
+            self.in_channels, self.out_channels, list(self.kernel_size), self.groups,
+            self.bias is not None))
 
     def forward(self, input):
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,

@@ -1,11 +1,9 @@
 """nn.Linear and nn.Identity. Linear draws its parameters with the C++ tide::nn::Linear
-(python/src/bind_nn.cpp): the same random draws in the same order, so a Python model and a C++
-model built after the same manual_seed start from the same weights."""
+(_drawn_parameters.py)."""
 
 from ... import _C
-from ..._grad_mode import no_grad
 from .. import functional as F
-from ..parameter import Parameter
+from ._drawn_parameters import redraw_parameters, set_drawn_parameters
 from .module import Module
 
 
@@ -31,23 +29,13 @@ class Linear(Module):
                                 f"{type(value).__name__}")
         self.in_features = in_features
         self.out_features = out_features
-        weight, b = _C._linear_init(in_features, out_features, bool(bias))
-        if device is not None or dtype is not None:
-            weight = weight.to(device=device, dtype=dtype)
-            b = b.to(device=device, dtype=dtype) if b is not None else None
-        self.weight = Parameter(weight)
-        if b is not None:
-            self.bias = Parameter(b)
-        else:
-            self.register_parameter("bias", None)
+        set_drawn_parameters(self, lambda: _C._linear_init(in_features, out_features,
+                                                            bool(bias)), device, dtype)
 
     def reset_parameters(self):
         """Draws weight and bias again, as the constructor does."""
-        weight, b = _C._linear_init(self.in_features, self.out_features, self.bias is not None)
-        with no_grad():
-            self.weight.copy_(weight)
-            if b is not None:
-                self.bias.copy_(b)
+        redraw_parameters(self, lambda: _C._linear_init(self.in_features, self.out_features,
+                                                        self.bias is not None))
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)
