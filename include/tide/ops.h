@@ -364,4 +364,28 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   double momentum, double eps, bool cudnn_enabled = true);
 // @generated end function-declarations normalization
 
+// ---- indexing: advanced indices and masks (Note [Advanced indexing])
+// @generated begin function-declarations indexing (scripts/gen_ops.py from src/ops/ops.yaml)
+/// The coordinates of self's non-zero elements, one row each, in row-major order (waits for the device: Note [Data-dependent shapes]).
+Tensor nonzero(const Tensor& self);
+/// nonzero(condition) as one index tensor per dimension (torch.where(condition)).
+std::vector<Tensor> where(const Tensor& condition);
+/// self's elements at flat (row-major) positions `index` (negative ones count from the end), in index's shape.
+Tensor take(const Tensor& self, const Tensor& index);
+/// A copy of self with source written (accumulate: added) at flat positions `index`.
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+/// Advanced indexing, Python's self[indices] with one (int64, int32 or bool) tensor or None per dim.
+Tensor index(const Tensor& self, const std::vector<Tensor>& indices);
+/// A copy of self with values written (accumulate: added) where self[indices] reads.
+Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                 bool accumulate = false);
+/// The 1-D tensor of self's elements where the (broadcast) bool mask is true.
+Tensor masked_select(const Tensor& self, const Tensor& mask);
+/// self with value where the bool mask (broadcast) is true.
+Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+/// A copy of self with source's leading elements written, in order, where the mask is true.
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+// @generated end function-declarations indexing
+
 }  // namespace tide

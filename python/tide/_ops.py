@@ -30,6 +30,7 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
     "max", "min", "argmax", "argmin", "matmul", "mm", "bmm", "addmm", "softmax", "log_softmax",
     "flatten", "transpose", "t", "narrow", "select", "unsqueeze", "squeeze", "chunk", "split",
     "index_select", "reshape", "permute", "clone", "numel", "is_floating_point", "detach",
+    "nonzero", "take", "put", "index_put", "masked_select", "masked_fill", "masked_scatter",
 ]
 
 

@@ -27,10 +27,12 @@ struct IndexError {
 };
 
 /// Which kernel found a bad index; selects the message (and travels in GPU error records).
-enum class IndexErrorKind : int32_t { IndexSelect = 1, NllLossTarget = 2 };
+/// AdvancedIndex: an index tensor of Python's x[i] or index_put_ (aux: the dim it indexes);
+/// Take: take's and put_'s flat indices (aux unused).
+enum class IndexErrorKind : int32_t { IndexSelect = 1, NllLossTarget = 2, AdvancedIndex = 3, Take = 4 };
 
-/// The message a bad index produces, the same on every device: `aux` is index_select's dim or
-/// nll_loss's ignore_index.
+/// The message a bad index produces, the same on every device: `aux` is index_select's and
+/// AdvancedIndex's dim or nll_loss's ignore_index.
 std::string index_error_message(IndexErrorKind kind, const IndexError& error, int64_t aux);
 
 }  // namespace tide::kernels

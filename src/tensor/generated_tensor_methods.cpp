@@ -715,5 +715,49 @@ Tensor Tensor::softmax(int64_t dim) const {
 Tensor Tensor::log_softmax(int64_t dim) const {
   return tide::log_softmax(*this, dim);
 }
+Tensor Tensor::nonzero() const {
+  return tide::nonzero(*this);
+}
+Tensor Tensor::take(const Tensor& index) const {
+  return tide::take(*this, index);
+}
+Tensor& Tensor::put_(const Tensor& index, const Tensor& source, bool accumulate) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this, source))) {
+    return autograd::traced::put_(*this, index, source, accumulate);
+  }
+  return detail::plain_put_(*this, index, source, accumulate);
+}
+Tensor Tensor::put(const Tensor& index, const Tensor& source, bool accumulate) const {
+  return tide::put(*this, index, source, accumulate);
+}
+Tensor& Tensor::index_put_(const std::vector<Tensor>& indices, const Tensor& values,
+                           bool accumulate) {
+  return detail::plain_index_put_(*this, indices, values, accumulate);
+}
+Tensor Tensor::index_put(const std::vector<Tensor>& indices, const Tensor& values,
+                         bool accumulate) const {
+  return tide::index_put(*this, indices, values, accumulate);
+}
+Tensor Tensor::masked_select(const Tensor& mask) const {
+  return tide::masked_select(*this, mask);
+}
+Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
+  return tide::masked_fill(*this, mask, value);
+}
+Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
+  return tide::masked_fill(*this, mask, value);
+}
+Tensor& Tensor::masked_fill_(const Tensor& mask, Scalar value) {
+  return detail::plain_masked_fill_(*this, mask, value);
+}
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) {
+  return detail::plain_masked_fill_(*this, mask, value);
+}
+Tensor& Tensor::masked_scatter_(const Tensor& mask, const Tensor& source) {
+  return detail::plain_masked_scatter_(*this, mask, source);
+}
+Tensor Tensor::masked_scatter(const Tensor& mask, const Tensor& source) const {
+  return tide::masked_scatter(*this, mask, source);
+}
 
 }  // namespace tide
