@@ -17,6 +17,11 @@ tests/ops/indexing_golden_test.cpp (C++) and tests/python/test_indexing.py read 
   masked_select     inputs [a, mask]
   masked_fill       inputs [a, mask]; args {value}     masked_fill_tensor: [a, mask, value]
   masked_scatter    inputs [a, mask, source]
+  gather            inputs [a, index]; args {dim}
+  scatter, scatter_add   inputs [a, index, src]; args {dim}   scatter_value: [a, index], {dim, value}
+  index_add         inputs [a, index, source]; args {dim, alpha}
+  index_copy        inputs [a, index, source]; args {dim}
+  index_fill        inputs [a, index]; args {dim, value}
   getitem           inputs [self, tensors...]; args {key}: Python's self[key]   (Python only)
   setitem           inputs [self, tensors..., value?]; args {key, value?}: self[key] = value,
                     outputs [self after]; a number value is args' "value"      (Python only)
@@ -201,6 +206,62 @@ def mask_cases():
            lambda: a.masked_scatter(ones, s5))
 
 
+def along_dim_cases():
+    a = floats(3, 4)
+    g = torch.tensor([[0, 2], [1, 1], [2, 0]])
+    golden("gather_dim1", "gather", [a, g], {"dim": 1}, lambda: torch.gather(a, 1, g))
+    g0 = torch.tensor([[2, 0, 1, 1], [0, 0, 2, 1]])
+    golden("gather_dim0", "gather", [a, g0], {"dim": 0}, lambda: torch.gather(a, 0, g0))
+    golden("gather_negative_dim", "gather", [a, g], {"dim": -1}, lambda: torch.gather(a, -1, g))
+    ai = ints(2, 3, 2)
+    gi = torch.tensor([[[1], [0]], [[2], [2]]])
+    golden("gather_3d_int64", "gather", [ai, gi], {"dim": 1}, lambda: torch.gather(ai, 1, gi))
+    golden("gather_out_of_range_rejected", "gather", [a, torch.tensor([[4]])], {"dim": 1},
+           lambda: torch.gather(a, 1, torch.tensor([[4]])))
+    golden("gather_negative_index_rejected", "gather", [a, torch.tensor([[-1]])], {"dim": 1},
+           lambda: torch.gather(a, 1, torch.tensor([[-1]])))
+    golden("gather_int32_index_rejected", "gather", [a, g.int()], {"dim": 1},
+           lambda: torch.gather(a, 1, g.int()))
+    golden("gather_rank_mismatch_rejected", "gather", [a, torch.tensor([0])], {"dim": 1},
+           lambda: torch.gather(a, 1, torch.tensor([0])))
+    src = floats(3, 3)
+    golden("scatter_dim1", "scatter", [a, g, src], {"dim": 1}, lambda: a.scatter(1, g, src))
+    g1, src2 = torch.tensor([[2, 0, 1, 0]]), src.reshape(-1)[:8].reshape(2, 4)
+    golden("scatter_dim0_larger_src", "scatter", [a, g1, src2], {"dim": 0},
+           lambda: a.scatter(0, g1, src2))
+    golden("scatter_value", "scatter_value", [a, g], {"dim": 1, "value": -3.5},
+           lambda: a.scatter(1, g, -3.5))
+    golden("scatter_add_repeats", "scatter_add", [a, g, src], {"dim": 1},
+           lambda: a.scatter_add(1, g, src))
+    srci = ints(2, 2, 1)
+    golden("scatter_add_int64", "scatter_add", [ai, gi, srci], {"dim": 1},
+           lambda: ai.scatter_add(1, gi, srci))
+    golden("scatter_dtype_mismatch_rejected", "scatter", [a, g, src.double()], {"dim": 1},
+           lambda: a.scatter(1, g, src.double()))
+    rows = floats(2, 4)
+    idx = torch.tensor([2, 0])
+    golden("index_add_dim0", "index_add", [a, idx, rows], {"dim": 0, "alpha": 1},
+           lambda: a.index_add(0, idx, rows))
+    golden("index_add_repeats_alpha", "index_add", [a, torch.tensor([1, 1]), rows],
+           {"dim": 0, "alpha": 2}, lambda: a.index_add(0, torch.tensor([1, 1]), rows, alpha=2))
+    cols = floats(3, 3)
+    golden("index_add_dim1_int32", "index_add", [a, torch.tensor([3, 0, 3], dtype=torch.int32), cols],
+           {"dim": 1, "alpha": 1}, lambda: a.index_add(1, torch.tensor([3, 0, 3], dtype=torch.int32), cols))
+    golden("index_add_out_of_range_rejected", "index_add", [a, torch.tensor([3, 0]), rows],
+           {"dim": 0, "alpha": 1}, lambda: a.index_add(0, torch.tensor([3, 0]), rows))
+    golden("index_add_shape_mismatch_rejected", "index_add", [a, idx, cols],
+           {"dim": 0, "alpha": 1}, lambda: a.index_add(0, idx, cols))
+    golden("index_copy_dim0", "index_copy", [a, idx, rows], {"dim": 0}, lambda: a.index_copy(0, idx, rows))
+    golden("index_copy_dim1", "index_copy", [a, torch.tensor([1, 3, 0]), cols], {"dim": 1},
+           lambda: a.index_copy(1, torch.tensor([1, 3, 0]), cols))
+    golden("index_fill_dim1", "index_fill", [a, torch.tensor([0, 2])], {"dim": 1, "value": 9.0},
+           lambda: a.index_fill(1, torch.tensor([0, 2]), 9.0))
+    golden("index_fill_int64_self", "index_fill", [ai, torch.tensor([1])], {"dim": 2, "value": 7},
+           lambda: ai.index_fill(2, torch.tensor([1]), 7))
+    golden("index_fill_out_of_range_rejected", "index_fill", [a, torch.tensor([5])], {"dim": 1, "value": 0.0},
+           lambda: a.index_fill(1, torch.tensor([5]), 0.0))
+
+
 def python_cases():
     """Python's x[key] and x[key] = value (tests/python/test_indexing.py)."""
     x = floats(3, 4, 5)
@@ -253,6 +314,7 @@ def main():
     index_cases()
     index_put_cases()
     mask_cases()
+    along_dim_cases()
     python_cases()
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:

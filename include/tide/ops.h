@@ -386,6 +386,20 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value);
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
 /// A copy of self with source's leading elements written, in order, where the mask is true.
 Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+/// out[i][j] = self[index[i][j]][j] for dim 0 (and so on): index has self's rank, int64 entries in [0, self.size(dim)).
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
+/// A copy of self with self[index[i][j]][j] = src[i][j] for dim 0 (and so on): gather's inverse.
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+/// scatter that adds: repeated indices accumulate.
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+/// A copy of self with alpha * source's slices added at positions index along dim (repeats accumulate).
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 Scalar alpha = 1);
+/// A copy of self with source's slices written at positions index along dim.
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+/// A copy of self with value at positions index along dim.
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
 // @generated end function-declarations indexing
 
 }  // namespace tide

@@ -445,6 +445,19 @@ class Tensor {
   Tensor& masked_fill_(const Tensor& mask, const Tensor& value);
   Tensor& masked_scatter_(const Tensor& mask, const Tensor& source);
   Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, Scalar value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_(int64_t dim, const Tensor& index, Scalar value);
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha = 1);
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source);
+  Tensor index_fill(int64_t dim, const Tensor& index, Scalar value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, Scalar value);
   // @generated end method-declarations indexing
 
   // ---- autograd (src/autograd; API.md "Autograd")

@@ -62,7 +62,44 @@ void bind_indexing(nb::module_& m, nb::class_<Tensor>& t) {
         nb::cast<Tensor&>(self).masked_scatter_(mask, source);
         return self;
       }, nb::arg("mask"), nb::arg("source"))
-      .def("masked_scatter", &Tensor::masked_scatter, nb::arg("mask"), nb::arg("source"));
+      .def("masked_scatter", &Tensor::masked_scatter, nb::arg("mask"), nb::arg("source"))
+      .def("gather", &Tensor::gather, nb::arg("dim"), nb::arg("index"))
+      .def("scatter",
+           [](T self, int64_t dim, T index, T src) { return self.scatter(dim, index, src); },
+           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter", [](T self, int64_t dim, T index, Scalar value) {
+        return self.scatter(dim, index, value);
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("value"))
+      .def("scatter_", [](nb::object self, int64_t dim, T index, T src) {
+        nb::cast<Tensor&>(self).scatter_(dim, index, src);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter_", [](nb::object self, int64_t dim, T index, Scalar value) {
+        nb::cast<Tensor&>(self).scatter_(dim, index, value);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("value"))
+      .def("scatter_add", &Tensor::scatter_add, nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter_add_", [](nb::object self, int64_t dim, T index, T src) {
+        nb::cast<Tensor&>(self).scatter_add_(dim, index, src);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("index_add", &Tensor::index_add, nb::arg("dim"), nb::arg("index"), nb::arg("source"),
+           nb::kw_only(), nb::arg("alpha") = Scalar(1))
+      .def("index_add_", [](nb::object self, int64_t dim, T index, T source, Scalar alpha) {
+        nb::cast<Tensor&>(self).index_add_(dim, index, source, alpha);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("source"), nb::kw_only(),
+         nb::arg("alpha") = Scalar(1))
+      .def("index_copy", &Tensor::index_copy, nb::arg("dim"), nb::arg("index"), nb::arg("source"))
+      .def("index_copy_", [](nb::object self, int64_t dim, T index, T source) {
+        nb::cast<Tensor&>(self).index_copy_(dim, index, source);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("source"))
+      .def("index_fill", &Tensor::index_fill, nb::arg("dim"), nb::arg("index"), nb::arg("value"))
+      .def("index_fill_", [](nb::object self, int64_t dim, T index, Scalar value) {
+        nb::cast<Tensor&>(self).index_fill_(dim, index, value);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("value"));
   m.def("where", [](T condition) { return nb::tuple(nb::cast(tide::where(condition))); },
         nb::arg("condition"));
 }

@@ -31,6 +31,7 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
     "flatten", "transpose", "t", "narrow", "select", "unsqueeze", "squeeze", "chunk", "split",
     "index_select", "reshape", "permute", "clone", "numel", "is_floating_point", "detach",
     "nonzero", "take", "put", "index_put", "masked_select", "masked_fill", "masked_scatter",
+    "gather", "scatter", "scatter_add", "index_add", "index_copy", "index_fill",
 ]
 
 

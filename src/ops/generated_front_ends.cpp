@@ -1516,6 +1516,35 @@ Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& sour
   return detail::plain_masked_scatter(self, mask, source);
 }
 
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  return detail::plain_gather(self, dim, index);
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter(self, dim, index, src);
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_scatter(self, dim, index, value);
+}
+
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter_add(self, dim, index, src);
+}
+
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 Scalar alpha) {
+  return detail::plain_index_add(self, dim, index, source, alpha);
+}
+
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  return detail::plain_index_copy(self, dim, index, source);
+}
+
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_index_fill(self, dim, index, value);
+}
+
 namespace detail {
 
 Tensor& sin_(Tensor& self) {

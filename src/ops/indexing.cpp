@@ -28,25 +28,40 @@
 
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
+#include "ops/index_numbers.h"
 #include "ops/op_common.h"
 #include "ops/plain_front_ends.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
 
 namespace tide::detail {
-namespace {
 
-using kernels::IndexErrorKind;
-using tide::IndexingError;
-
-/// index as int64 with negative entries wrapped, checked against [-size, size) on its device.
-Tensor wrapped(const Tensor& index, int64_t size, IndexErrorKind kind, int64_t aux,
+Tensor wrapped(const Tensor& index, int64_t size, kernels::IndexErrorKind kind, int64_t aux,
                const char* where) {
   const Tensor idx = index.to(kInt64).contiguous();
   Tensor out = make_empty(idx.shape(), kInt64, idx.device());
   run_kernel(idx.device(), where, kernels::index_wrap_stub, out, idx, size, kind, aux);
   return out;
 }
+
+std::vector<int64_t> row_major_strides(const DimVector& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) {
+    strides[d] = strides[d + 1] * shape[d + 1];
+  }
+  return strides;
+}
+
+std::string shape_list(const DimVector& s) {
+  std::string out = "[";
+  for (int64_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+namespace {
+
+using kernels::IndexErrorKind;
+using tide::IndexingError;
 
 bool broadcastable(const DimVector& a, const DimVector& b) {
   for (int64_t i = 1; i <= std::min<int64_t>(a.size(), b.size()); ++i) {
@@ -57,12 +72,6 @@ bool broadcastable(const DimVector& a, const DimVector& b) {
 }
 
 bool is_mask(const Tensor& t) { return t.dtype() == kBool || t.dtype() == kUInt8; }
-
-std::string shape_list(const DimVector& s) {
-  std::string out = "[";
-  for (int64_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
 
 /// indices with every mask replaced by its nonzero() columns (one per dim it covers), checked
 /// against self's shape as torch checks them; undefined entries stay (None: the whole dim).
@@ -130,8 +139,7 @@ Tensor linear_index(const Tensor& self, const std::vector<Tensor>& indices, cons
                         static_cast<int64_t>(positions.size());
   // Where the broadcast dims start in the result, and where each unindexed dim of self lands.
   const int64_t rank = ndim - static_cast<int64_t>(positions.size()) + b.size();
-  std::vector<int64_t> row_major(ndim, 1);
-  for (int64_t d = ndim - 2; d >= 0; --d) row_major[d] = row_major[d + 1] * self.size(d + 1);
+  const std::vector<int64_t> row_major = row_major_strides(self.shape());
 
   // The result: [unindexed dims before] b [unindexed dims after] when adjacent, else b first.
   DimVector result_shape;

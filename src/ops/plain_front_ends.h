@@ -161,6 +161,21 @@ Tensor& plain_masked_fill_(Tensor& self, const Tensor& mask, Scalar value);
 Tensor& plain_masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value);
 Tensor& plain_masked_scatter_(Tensor& self, const Tensor& mask, const Tensor& source);
 Tensor plain_masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+Tensor plain_gather(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor plain_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor plain_scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+Tensor plain_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor& plain_scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor plain_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                       Scalar alpha);
+Tensor& plain_index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                         Scalar alpha);
+Tensor plain_index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+Tensor& plain_index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+Tensor plain_index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+Tensor& plain_index_fill_(Tensor& self, int64_t dim, const Tensor& index, Scalar value);
 // @generated end plain-declarations
 
 }  // namespace tide::detail

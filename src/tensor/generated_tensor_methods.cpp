@@ -759,5 +759,45 @@ Tensor& Tensor::masked_scatter_(const Tensor& mask, const Tensor& source) {
 Tensor Tensor::masked_scatter(const Tensor& mask, const Tensor& source) const {
   return tide::masked_scatter(*this, mask, source);
 }
+Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
+  return tide::gather(*this, dim, index);
+}
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return tide::scatter(*this, dim, index, src);
+}
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
+  return tide::scatter(*this, dim, index, value);
+}
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter_(*this, dim, index, src);
+}
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_scatter_(*this, dim, index, value);
+}
+Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return tide::scatter_add(*this, dim, index, src);
+}
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter_add_(*this, dim, index, src);
+}
+Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                         Scalar alpha) const {
+  return tide::index_add(*this, dim, index, source, alpha);
+}
+Tensor& Tensor::index_add_(int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
+  return detail::plain_index_add_(*this, dim, index, source, alpha);
+}
+Tensor Tensor::index_copy(int64_t dim, const Tensor& index, const Tensor& source) const {
+  return tide::index_copy(*this, dim, index, source);
+}
+Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor& source) {
+  return detail::plain_index_copy_(*this, dim, index, source);
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, Scalar value) const {
+  return tide::index_fill(*this, dim, index, value);
+}
+Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_index_fill_(*this, dim, index, value);
+}
 
 }  // namespace tide

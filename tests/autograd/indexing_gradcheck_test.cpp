@@ -78,5 +78,21 @@ TEST(IndexingGradcheck, MaskedOps) {
       {rnd({2, 3}, 223)}));
 }
 
+TEST(IndexingGradcheck, GatherScatterAndTheIndexOpsAlongADim) {
+  const Tensor g = tensor({{0, 2}, {1, 1}, {2, 0}});
+  EXPECT_TRUE(gradcheck([g](V x) { return gather(x[0], 1, g); }, {rnd({3, 4}, 224)}));
+  EXPECT_TRUE(gradcheck([g](V x) { return x[0].scatter(1, g, x[1]); },
+                        {rnd({3, 4}, 225), rnd({3, 3}, 226)}));
+  EXPECT_TRUE(gradcheck([g](V x) { return scatter_add(x[0], 1, g, x[1]); },
+                        {rnd({3, 4}, 227), rnd({3, 2}, 228)}));
+  const Tensor rows = tensor({2, 0, 2});
+  EXPECT_TRUE(gradcheck([rows](V x) { return x[0].index_add(0, rows, x[1], 0.5); },
+                        {rnd({3, 2}, 229), rnd({3, 2}, 230)}));
+  EXPECT_TRUE(gradcheck([](V x) { return x[0].index_copy(1, tensor({1, 0}), x[1]); },
+                        {rnd({2, 3}, 231), rnd({2, 2}, 232)}));
+  EXPECT_TRUE(gradcheck([](V x) { return x[0].index_fill(1, tensor({-1}), 3.0); },
+                        {rnd({2, 3}, 233)}));
+}
+
 }  // namespace
 }  // namespace tide

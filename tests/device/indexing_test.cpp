@@ -70,6 +70,36 @@ const std::map<std::string, Runner>& runners() {
        [](const Inputs& in, const json&) { return Outputs{in[0].masked_fill(in[1], in[2])}; }},
       {"masked_scatter",
        [](const Inputs& in, const json&) { return Outputs{masked_scatter(in[0], in[1], in[2])}; }},
+      {"gather",
+       [](const Inputs& in, const json& a) {
+         return Outputs{gather(in[0], a.at("dim").get<int64_t>(), in[1])};
+       }},
+      {"scatter",
+       [](const Inputs& in, const json& a) {
+         return Outputs{scatter(in[0], a.at("dim").get<int64_t>(), in[1], in[2])};
+       }},
+      {"scatter_value",
+       [](const Inputs& in, const json& a) {
+         return Outputs{in[0].scatter(a.at("dim").get<int64_t>(), in[1], scalar_of(a.at("value")))};
+       }},
+      {"scatter_add",
+       [](const Inputs& in, const json& a) {
+         return Outputs{scatter_add(in[0], a.at("dim").get<int64_t>(), in[1], in[2])};
+       }},
+      {"index_add",
+       [](const Inputs& in, const json& a) {
+         return Outputs{index_add(in[0], a.at("dim").get<int64_t>(), in[1], in[2],
+                                  scalar_of(a.at("alpha")))};
+       }},
+      {"index_copy",
+       [](const Inputs& in, const json& a) {
+         return Outputs{in[0].index_copy(a.at("dim").get<int64_t>(), in[1], in[2])};
+       }},
+      {"index_fill",
+       [](const Inputs& in, const json& a) {
+         return Outputs{index_fill(in[0], a.at("dim").get<int64_t>(), in[1],
+                                   scalar_of(a.at("value")))};
+       }},
   };
   return r;
 }

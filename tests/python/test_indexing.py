@@ -78,6 +78,26 @@ def run(g, inputs):
         y = x.clone()
         assert y.masked_scatter_(inputs[1], inputs[2]) is y
         return y
+    if op == "gather":
+        return tide.gather(x, a["dim"], inputs[1])
+    if op == "scatter":
+        y = x.clone()
+        assert y.scatter_(a["dim"], inputs[1], inputs[2]) is y
+        return y
+    if op == "scatter_value":
+        return tide.scatter(x, a["dim"], inputs[1], a["value"])
+    if op == "scatter_add":
+        return x.scatter_add(a["dim"], inputs[1], inputs[2])
+    if op == "index_add":
+        y = x.clone()
+        assert y.index_add_(a["dim"], inputs[1], inputs[2], alpha=a["alpha"]) is y
+        return y
+    if op == "index_copy":
+        return tide.index_copy(x, a["dim"], inputs[1], inputs[2])
+    if op == "index_fill":
+        y = x.clone()
+        assert y.index_fill_(a["dim"], inputs[1], a["value"]) is y
+        return y
     raise AssertionError(f"no runner for {op}")
 
 

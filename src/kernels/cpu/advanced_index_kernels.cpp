@@ -32,15 +32,16 @@ T plus(T a, T b) {
 
 }  // namespace
 
-IndexError index_wrap_kernel(const Tensor& out, const Tensor& index, int64_t size) {
+IndexError index_wrap_kernel(const Tensor& out, const Tensor& index, int64_t size, bool wraps) {
   TIDE_INTERNAL_ASSERT(dense(out) && dense(index) && index.dtype() == kInt64 &&
                        out.dtype() == kInt64);
   const int64_t* in = index.data_ptr<int64_t>();
   int64_t* o = out.data_ptr<int64_t>();
+  const int64_t low = wraps ? -size : 0;
   IndexError bad;
   for (int64_t j = 0; j < index.numel(); ++j) {
     const int64_t v = in[j];
-    if (v < -size || v >= size) {
+    if (v < low || v >= size) {
       if (!bad.found()) bad = IndexError{j, v, size};
       o[j] = 0;  // on a stream the ops after this one still run: give them a valid index
     } else {

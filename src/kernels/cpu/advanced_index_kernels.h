@@ -11,12 +11,12 @@
 namespace tide::kernels {
 
 /// out[j] = index[j] + (index[j] < 0 ? size : 0). out and index are contiguous int64 of one
-/// shape. The first index outside [-size, size) is reported (position, value, size; Note
+/// shape. The first index outside [-size, size) ([0, size) unless `wraps`) is reported (position, value, size; Note
 /// [Index errors in kernels]) and every bad one becomes 0: on a stream the ops after this one
 /// still run (the error surfaces at the next synchronizing call) and must read valid elements
 /// (an empty tensor has none, but then take and put_ have nothing to do either: size 0 means
 /// every index was bad and the error is raised).
-IndexError index_wrap_kernel(const Tensor& out, const Tensor& index, int64_t size);
+IndexError index_wrap_kernel(const Tensor& out, const Tensor& index, int64_t size, bool wraps);
 
 /// out[j] = in[index[j]], where index numbers in's elements in row-major order (in may have
 /// any strides, stride 0 included). out is contiguous with in's dtype and index's numel; index

@@ -23,8 +23,10 @@ namespace {
 void report(const Tensor& out, IndexErrorKind kind, const IndexError& bad, int64_t aux) {
   const std::string message = index_error_message(kind, bad, aux);
   if (out.device().is_cpu()) {
-    // Advanced indexing's bounds errors are Python's IndexError, as torch's.
-    if (kind == IndexErrorKind::AdvancedIndex || kind == IndexErrorKind::Take) {
+    // Bounds errors that torch raises as Python's IndexError (gather's and scatter's are
+    // RuntimeErrors there).
+    if (kind == IndexErrorKind::AdvancedIndex || kind == IndexErrorKind::Take ||
+        kind == IndexErrorKind::SliceIndex) {
       throw IndexingError(message);
     }
     throw Error(message);
@@ -45,7 +47,7 @@ void index_select_cpu(const Tensor& out, const Tensor& in, const Tensor& index, 
 
 void index_wrap_cpu(const Tensor& out, const Tensor& index, int64_t size, IndexErrorKind kind,
                     int64_t aux) {
-  const IndexError bad = index_wrap_kernel(out, index, size);
+  const IndexError bad = index_wrap_kernel(out, index, size, negative_indices_wrap(kind));
   if (bad.found()) report(out, kind, bad, aux);
 }
 

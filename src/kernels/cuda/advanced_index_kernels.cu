@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(kIndexThreads)
   for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < n;
        j += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t v = index[j];
-    if (v < -size || v >= size) {
+    if (v < (negative_indices_wrap(kind) ? -size : 0) || v >= size) {
       report_index_error(sink, kind, j, v, size, aux);
       out[j] = 0;  // a valid element: what follows reads no wild address
     } else {
