@@ -63,7 +63,9 @@ def install(namespace):
             return input.pow(exponent)
         return _C.pow(input, exponent)
 
-    def where(condition, input, other):
+    def where(condition, input=None, other=None):
+        if input is None and other is None:
+            return _C.where(condition)  # torch.where(condition): nonzero as a tuple
         return _C.where(condition, input, other)
 
     def is_tensor(obj):
