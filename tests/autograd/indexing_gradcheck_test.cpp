@@ -81,7 +81,10 @@ TEST(IndexingGradcheck, MaskedOps) {
 TEST(IndexingGradcheck, GatherScatterAndTheIndexOpsAlongADim) {
   const Tensor g = tensor({{0, 2}, {1, 1}, {2, 0}});
   EXPECT_TRUE(gradcheck([g](V x) { return gather(x[0], 1, g); }, {rnd({3, 4}, 224)}));
-  EXPECT_TRUE(gradcheck([g](V x) { return x[0].scatter(1, g, x[1]); },
+  // Distinct targets: with repeats the last write wins, which central differences see and the
+  // gradient (torch's too: grad.gather) does not.
+  const Tensor distinct = tensor({{0, 2}, {1, 3}, {2, 0}});
+  EXPECT_TRUE(gradcheck([distinct](V x) { return x[0].scatter(1, distinct, x[1]); },
                         {rnd({3, 4}, 225), rnd({3, 3}, 226)}));
   EXPECT_TRUE(gradcheck([g](V x) { return scatter_add(x[0], 1, g, x[1]); },
                         {rnd({3, 4}, 227), rnd({3, 2}, 228)}));
