@@ -55,6 +55,8 @@ class Arg:
         # An optional tensor: tide's C++ API passes an undefined Tensor for None, as torch's.
         "Tensor?": "const Tensor&",
         "Tensor[]": "const std::vector<Tensor>&",
+        # A list of optional tensors (index's indices): an undefined Tensor stands for None.
+        "Tensor?[]": "const std::vector<Tensor>&",
         "int[2]": "IntArrayRef",  # one int stands for both dims, as torch's int[2]
         "PaddingMode": "PaddingMode",  # conv's padding="same"/"valid" (tide/padding_mode.h)
         "int?": "std::optional<int64_t>",
@@ -66,7 +68,7 @@ class Arg:
         # TensorOptions; the table writes the C++ form.
         "TensorOptions": "const TensorOptions&",
     }
-    TENSOR_TYPES = {"Tensor", "Tensor(a!)", "Tensor(a)", "Tensor?", "Tensor[]"}
+    TENSOR_TYPES = {"Tensor", "Tensor(a!)", "Tensor(a)", "Tensor?", "Tensor[]", "Tensor?[]"}
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
     # Defaults whose C++ spelling depends on the type.
     TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",

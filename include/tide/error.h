@@ -35,6 +35,13 @@ class StreamRaceError : public Error {
   using Error::Error;
 };
 
+/// An index outside the dim it indexes (advanced indexing, take, put_): Python's IndexError,
+/// as torch raises it, and a tide::Error.
+class IndexingError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// An invariant of tide itself was broken: a bug in tide, never in user code.
 class InternalError : public Error {
  public:

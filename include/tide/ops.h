@@ -364,4 +364,42 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   double momentum, double eps, bool cudnn_enabled = true);
 // @generated end function-declarations normalization
 
+// ---- indexing: advanced indices and masks (Note [Advanced indexing])
+// @generated begin function-declarations indexing (scripts/gen_ops.py from src/ops/ops.yaml)
+/// The coordinates of self's non-zero elements, one row each, in row-major order (waits for the device: Note [Data-dependent shapes]).
+Tensor nonzero(const Tensor& self);
+/// nonzero(condition) as one index tensor per dimension (torch.where(condition)).
+std::vector<Tensor> where(const Tensor& condition);
+/// self's elements at flat (row-major) positions `index` (negative ones count from the end), in index's shape.
+Tensor take(const Tensor& self, const Tensor& index);
+/// A copy of self with source written (accumulate: added) at flat positions `index`.
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+/// Advanced indexing, Python's self[indices] with one (int64, int32 or bool) tensor or None per dim.
+Tensor index(const Tensor& self, const std::vector<Tensor>& indices);
+/// A copy of self with values written (accumulate: added) where self[indices] reads.
+Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                 bool accumulate = false);
+/// The 1-D tensor of self's elements where the (broadcast) bool mask is true.
+Tensor masked_select(const Tensor& self, const Tensor& mask);
+/// self with value where the bool mask (broadcast) is true.
+Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+/// A copy of self with source's leading elements written, in order, where the mask is true.
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+/// out[i][j] = self[index[i][j]][j] for dim 0 (and so on): index has self's rank, int64 entries in [0, self.size(dim)).
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
+/// A copy of self with self[index[i][j]][j] = src[i][j] for dim 0 (and so on): gather's inverse.
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+/// scatter that adds: repeated indices accumulate.
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+/// A copy of self with alpha * source's slices added at positions index along dim (repeats accumulate).
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 Scalar alpha = 1);
+/// A copy of self with source's slices written at positions index along dim.
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+/// A copy of self with value at positions index along dim.
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+// @generated end function-declarations indexing
+
 }  // namespace tide

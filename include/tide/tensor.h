@@ -428,6 +428,37 @@ class Tensor {
   Tensor softmax(int64_t dim) const;
   Tensor log_softmax(int64_t dim) const;
   // @generated end method-declarations nn
+  // ---- indexing: advanced indices and masks
+  // @generated begin method-declarations indexing (scripts/gen_ops.py from src/ops/ops.yaml)
+  Tensor nonzero() const;
+  Tensor take(const Tensor& index) const;
+  Tensor& put_(const Tensor& index, const Tensor& source, bool accumulate = false);
+  Tensor put(const Tensor& index, const Tensor& source, bool accumulate = false) const;
+  Tensor& index_put_(const std::vector<Tensor>& indices, const Tensor& values,
+                     bool accumulate = false);
+  Tensor index_put(const std::vector<Tensor>& indices, const Tensor& values,
+                   bool accumulate = false) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor masked_fill(const Tensor& mask, Scalar value) const;
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  Tensor& masked_fill_(const Tensor& mask, Scalar value);
+  Tensor& masked_fill_(const Tensor& mask, const Tensor& value);
+  Tensor& masked_scatter_(const Tensor& mask, const Tensor& source);
+  Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, Scalar value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_(int64_t dim, const Tensor& index, Scalar value);
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha = 1);
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source);
+  Tensor index_fill(int64_t dim, const Tensor& index, Scalar value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, Scalar value);
+  // @generated end method-declarations indexing
 
   // ---- autograd (src/autograd; API.md "Autograd")
   /// Makes a floating-point leaf record the ops that use it, as torch's requires_grad_.

@@ -19,6 +19,7 @@ struct ErrorTypes {
   PyObject* kernel = nullptr;
   PyObject* stream_race = nullptr;
   PyObject* internal = nullptr;
+  PyObject* indexing = nullptr;
   PyObject* dist_backend = nullptr;
 };
 
@@ -44,6 +45,8 @@ void translate(const std::exception_ptr& p, void*) {
     PyErr_SetString(types.kernel, e.what());
   } catch (const StreamRaceError& e) {
     PyErr_SetString(types.stream_race, e.what());
+  } catch (const IndexingError& e) {
+    PyErr_SetString(types.indexing, e.what());
   } catch (const InternalError& e) {
     PyErr_SetString(types.internal, e.what());
   } catch (const distributed::DistBackendError& e) {
@@ -73,6 +76,12 @@ void bind_errors(nb::module_& m) {
   types.dist_backend = new_type(m, "DistBackendError", types.error,
                                 "A collective failed in its backend (torch.distributed."
                                 "DistBackendError).");
+  // Both Python's IndexError (what torch raises for a bad index) and tide's Error.
+  PyObject* indexing_bases = PyTuple_Pack(2, PyExc_IndexError, types.error);
+  if (indexing_bases == nullptr) throw nb::python_error();
+  types.indexing = new_type(m, "IndexingError", indexing_bases,
+                            "An index outside the dim it indexes (an IndexError, as torch's).");
+  Py_DECREF(indexing_bases);
   nb::register_exception_translator(translate);
 }
 

@@ -1,9 +1,13 @@
 // Note [Python indexing]: a key is read left to right as torch does. An int selects (the dim
 // goes away), a slice narrows, None inserts a dim of size 1, Ellipsis skips the dims that the
-// rest of the key does not name, and a 1-D integer tensor gathers with index_select. An int out
-// of range or of a type that cannot index raises IndexError (what Python's protocols expect and
-// torch raises); everything else that is wrong
-// raises tide's Error from the view op that refuses it.
+// rest of the key does not name: together a view. Integer tensors (of any shape), bool masks
+// (covering as many dims as they have) and lists of them are advanced indices: they are
+// collected with the view dim they start at and handed, with None for the dims between, to
+// tide::index (a copy; Note [Advanced indexing] in src/ops/indexing.cpp places the indexed dims
+// as torch does) or, for an assignment, tide::Tensor::index_put_ on the view, which writes
+// through to self. An int out of range or of a type that cannot index raises IndexError (what
+// Python's protocols expect and torch raises); everything else that is wrong raises tide's Error
+// from the op that refuses it.
 
 #include "tensor_index.h"
 
@@ -15,6 +19,7 @@
 #include "tide/error.h"
 #include "casters.h"
 #include "py_int.h"
+#include "tide/factories.h"
 #include "tide/ops.h"
 
 namespace nb = nanobind;
@@ -22,10 +27,21 @@ namespace nb = nanobind;
 namespace tide::python {
 namespace {
 
-// How many dims of the tensor the entry consumes.
+bool is_mask(const Tensor& t) { return t.dtype() == kBool || t.dtype() == kUInt8; }
+
+// How many dims of the tensor the entry consumes (a mask: as many as it has).
 int64_t dims_consumed(nb::handle entry) {
   if (entry.is_none() || entry.ptr() == Py_Ellipsis || PyBool_Check(entry.ptr())) return 0;
+  if (nb::isinstance<Tensor>(entry)) {
+    const Tensor& t = nb::cast<const Tensor&>(entry);
+    if (is_mask(t)) return t.dim();
+  }
   return 1;
+}
+
+// A list or tuple inside the key (x[[0, 2]], x[[True, False]]) indexes as the tensor it makes.
+nb::object as_index_tensor(nb::handle e) {
+  return nb::module_::import_("tide").attr("tensor")(e);
 }
 
 std::vector<nb::handle> entries_of(nb::handle key) {
@@ -74,10 +90,22 @@ Tensor apply_slice(const Tensor& t, int64_t dim, nb::handle entry) {
 }
 
 
-}  // namespace
+// The view that the basic entries of a key select, and the advanced indices to apply to it:
+// one entry per view dim from the first, None (undefined) where no tensor indexes it.
+struct ParsedKey {
+  Tensor view;
+  std::vector<Tensor> indices;  // empty: basic indexing only
+};
 
-Tensor index(const Tensor& self, nb::handle key) {
+ParsedKey parse_key(const Tensor& self, nb::handle key) {
   std::vector<nb::handle> entries = entries_of(key);
+  std::vector<nb::object> converted;  // keeps tensors made from lists alive
+  for (nb::handle& e : entries) {
+    if (PyList_Check(e.ptr()) || (PyTuple_Check(e.ptr()) && e.ptr() != key.ptr())) {
+      converted.push_back(as_index_tensor(e));
+      e = converted.back();
+    }
+  }
   int64_t named = 0;
   int ellipses = 0;
   for (nb::handle e : entries) {
@@ -91,6 +119,7 @@ Tensor index(const Tensor& self, nb::handle key) {
   Tensor t = self;
   int64_t dim = 0;
   int64_t source_dim = 0;  // the dim of self that e names
+  std::vector<std::pair<int64_t, Tensor>> advanced;  // (view dim, index)
   for (nb::handle e : entries) {
     if (is_int(e)) {
       t = apply_int(t, dim, index_value(e, t.size(dim), source_dim), source_dim);
@@ -107,39 +136,64 @@ Tensor index(const Tensor& self, nb::handle key) {
       dim += self.dim() - named;
       source_dim += self.dim() - named;
     } else if (nb::isinstance<Tensor>(e)) {
-      const Tensor& idx = nb::cast<const Tensor&>(e);
-      TIDE_CHECK(idx.dtype() == kInt64 || idx.dtype() == kInt32,
-                 "[Tensor.__getitem__] tensors used as indices must be int64 or int32, found ",
-                 name(idx.dtype()), " (boolean masks are not supported yet: use tide.where)");
-      if (idx.dim() == 0) {
+      Tensor idx = nb::cast<Tensor>(e);
+      TIDE_CHECK_T(IndexingError, idx.dtype() == kInt64 || idx.dtype() == kInt32 || is_mask(idx),
+                 "[Tensor.__getitem__] tensors used as indices must be long, int, byte or bool "
+                 "tensors, found ", name(idx.dtype()));
+      if (idx.dim() == 0 && !is_mask(idx)) {
         t = apply_int(t, dim, idx.item().to_int64(), source_dim);
       } else {
-        TIDE_CHECK(idx.dim() == 1, "[Tensor.__getitem__] an index tensor must have one "
-                   "dimension, found ", idx.dim(), "; flatten it or index one dim at a time");
-        t = t.index_select(dim, idx);
-        ++dim;
+        // A cpu index may index a GPU tensor, as in torch.
+        if (idx.device() != t.device()) idx = idx.to(t.device());
+        advanced.emplace_back(dim, idx);
+        dim += is_mask(idx) ? idx.dim() : 1;
       }
     } else if (PyIndex_Check(e.ptr())) {  // numpy integers and other __index__ types
       t = apply_int(t, dim, nb::cast<int64_t>(nb::int_(e)), source_dim);
     } else {
       // IndexError, as torch: a key of the wrong type is an indexing error in Python.
       throw nb::index_error((std::string("[Tensor.__getitem__] only integers, slices (`:`), "
-                                         "ellipsis (`...`), None and integer tensors are valid "
+                                         "ellipsis (`...`), None, lists and tensors are valid "
                                          "indices, found ") +
                              nb::type_name(e.type()).c_str()).c_str());
     }
     source_dim += dims_consumed(e);
   }
-  return t;
+  ParsedKey parsed{t, {}};
+  int64_t d = 0;
+  for (const auto& [at, idx] : advanced) {
+    for (; d < at; ++d) parsed.indices.emplace_back();
+    parsed.indices.push_back(idx);
+    d += is_mask(idx) ? idx.dim() : 1;
+  }
+  return parsed;
+}
+
+}  // namespace
+
+Tensor index(const Tensor& self, nb::handle key) {
+  ParsedKey p = parse_key(self, key);
+  if (p.indices.empty()) return p.view;
+  return tide::index(p.view, p.indices);
 }
 
 void index_assign(const Tensor& self, nb::handle key, nb::handle value) {
-  for (nb::handle e : entries_of(key)) {
-    TIDE_CHECK(!nb::isinstance<Tensor>(e) || nb::cast<const Tensor&>(e).dim() == 0,
-               "[Tensor.__setitem__] assigning through an index tensor is not supported yet; "
-               "index with ints and slices, or use index_select and tide.where");
+  ParsedKey p = parse_key(self, key);
+  if (!p.indices.empty()) {
+    Tensor v;
+    if (nb::isinstance<Tensor>(value)) {
+      // torch converts the value to self's dtype and device for an assignment.
+      v = nb::cast<const Tensor&>(value).to(self.device(), self.dtype());
+    } else if (Scalar number; nb::try_cast(value, number)) {
+      v = full({}, number, tide::device(self.device()).dtype(self.dtype()));
+    } else {
+      throw nb::type_error((std::string("can't assign a ") + nb::type_name(value.type()).c_str() +
+                            " to a tide tensor: assign a tensor or a number").c_str());
+    }
+    p.view.index_put_(p.indices, v);
+    return;
   }
-  Tensor view = index(self, key);
+  Tensor view = p.view;
   if (nb::isinstance<Tensor>(value)) {
     const Tensor& src = nb::cast<const Tensor&>(value);
     view.copy_(src.shape() == view.shape() ? src : src.expand(view.sizes()));

@@ -11,7 +11,7 @@ from ._C import (Tensor, device, dtype, cat, stack, manual_seed, initial_seed,
                  set_default_dtype, get_default_dtype, set_default_device, get_default_device,
                  is_grad_enabled, set_float32_matmul_precision, get_float32_matmul_precision)
 # tide's exceptions: all RuntimeError subclasses; tide.cuda.OutOfMemoryError is OutOfMemoryError.
-from ._C import Error, OutOfMemoryError, KernelError, StreamRaceError, InternalError
+from ._C import Error, OutOfMemoryError, KernelError, StreamRaceError, InternalError, IndexingError
 from ._C import (bool, uint8, int32, int64, float16, bfloat16, float32, float64)
 from ._size import Size
 from ._factories import (empty, zeros, ones, full, rand, randn, randint, arange, linspace,

@@ -30,6 +30,8 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
     "max", "min", "argmax", "argmin", "matmul", "mm", "bmm", "addmm", "softmax", "log_softmax",
     "flatten", "transpose", "t", "narrow", "select", "unsqueeze", "squeeze", "chunk", "split",
     "index_select", "reshape", "permute", "clone", "numel", "is_floating_point", "detach",
+    "nonzero", "take", "put", "index_put", "masked_select", "masked_fill", "masked_scatter",
+    "gather", "scatter", "scatter_add", "index_add", "index_copy", "index_fill",
 ]
 
 
@@ -61,7 +63,9 @@ def install(namespace):
             return input.pow(exponent)
         return _C.pow(input, exponent)
 
-    def where(condition, input, other):
+    def where(condition, input=None, other=None):
+        if input is None and other is None:
+            return _C.where(condition)  # torch.where(condition): nonzero as a tuple
         return _C.where(condition, input, other)
 
     def is_tensor(obj):

@@ -259,6 +259,10 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
 // @generated begin traced-declarations activations (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor gelu_erf(const Tensor& self);
 // @generated end traced-declarations activations
+// @generated begin traced-declarations indexing (scripts/gen_ops.py from src/ops/ops.yaml)
+Tensor take(const Tensor& self, const Tensor& index);
+Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
+// @generated end traced-declarations indexing
 
 }  // namespace traced
 }  // namespace tide::autograd

@@ -27,10 +27,27 @@ struct IndexError {
 };
 
 /// Which kernel found a bad index; selects the message (and travels in GPU error records).
-enum class IndexErrorKind : int32_t { IndexSelect = 1, NllLossTarget = 2 };
+/// AdvancedIndex: an index tensor of Python's x[i] or index_put_ (aux: the dim it indexes);
+/// Take: take's and put_'s flat indices (aux unused); DimIndex: gather's and scatter's indices
+/// along `aux`, SliceIndex: index_add_'s and index_copy_'s, which, as torch's, do not count from
+/// the end (torch raises RuntimeError for the first two and IndexError for the others).
+enum class IndexErrorKind : int32_t {
+  IndexSelect = 1,
+  NllLossTarget = 2,
+  AdvancedIndex = 3,
+  Take = 4,
+  DimIndex = 5,
+  SliceIndex = 6
+};
 
-/// The message a bad index produces, the same on every device: `aux` is index_select's dim or
-/// nll_loss's ignore_index.
+/// Whether a negative index of this kind counts from the end (index_wrap's lower bound is -size
+/// or 0).
+TIDE_HOST_DEVICE inline bool negative_indices_wrap(IndexErrorKind kind) {
+  return kind == IndexErrorKind::AdvancedIndex || kind == IndexErrorKind::Take;
+}
+
+/// The message a bad index produces, the same on every device: `aux` is index_select's and
+/// AdvancedIndex's dim or nll_loss's ignore_index.
 std::string index_error_message(IndexErrorKind kind, const IndexError& error, int64_t aux);
 
 }  // namespace tide::kernels

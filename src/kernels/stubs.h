@@ -10,6 +10,7 @@
 #include "kernels/cpu/loss_kernels.h"
 #include "kernels/cpu/optim_kernels.h"
 #include "kernels/cpu/reduce_kernels.h"
+#include "kernels/index_error.h"
 #include "kernels/kernel_stub.h"
 #include "tensor/generator.h"
 #include "tide/scalar.h"
@@ -52,6 +53,17 @@ extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, const Tensor
 /// index_select(out, in, index, dim); bad indices reported as for nll_loss.
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> index_select_stub;
 extern KernelStub<void(const Tensor&, const std::vector<Tensor>&, int64_t)> cat_stub;
+// ---- advanced indexing (kernels/cpu/advanced_index_kernels.h says what each computes)
+/// index_wrap(out, index, size, kind, aux): negative indices wrapped; one outside [-size, size)
+/// reported as for nll_loss (message: index_error_message(kind, ..., aux)).
+extern KernelStub<void(const Tensor&, const Tensor&, int64_t, IndexErrorKind, int64_t)>
+    index_wrap_stub;
+/// take(out, in, index): out[j] = in[index[j]] by row-major element number.
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&)> take_stub;
+/// put(self, index, source, accumulate): self[index[j]] = (or +=) source[j].
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, bool)> put_stub;
+/// nonzero(out, mask): the coordinates of mask's true elements, one row each.
+extern KernelStub<void(const Tensor&, const Tensor&)> nonzero_stub;
 // ---- backward (kernels/cpu/backward_kernels.h says what each computes)
 /// index_add(out, src, index, dim): index_select's backward.
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> index_add_stub;

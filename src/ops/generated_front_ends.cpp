@@ -1472,6 +1472,79 @@ Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double ep
   return detail::plain_pairwise_distance(x1, x2, p, eps, keepdim);
 }
 
+Tensor nonzero(const Tensor& self) {
+  return detail::plain_nonzero(self);
+}
+
+std::vector<Tensor> where(const Tensor& condition) {
+  return detail::plain_where(condition);
+}
+
+Tensor take(const Tensor& self, const Tensor& index) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::take(self, index);
+  }
+  return detail::plain_take(self, index);
+}
+
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  return detail::plain_put(self, index, source, accumulate);
+}
+
+Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
+  return detail::plain_index(self, indices);
+}
+
+Tensor index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                 bool accumulate) {
+  return detail::plain_index_put(self, indices, values, accumulate);
+}
+
+Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  return detail::plain_masked_select(self, mask);
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, Scalar value) {
+  return detail::plain_masked_fill(self, mask, value);
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  return detail::plain_masked_fill(self, mask, value);
+}
+
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  return detail::plain_masked_scatter(self, mask, source);
+}
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  return detail::plain_gather(self, dim, index);
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter(self, dim, index, src);
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_scatter(self, dim, index, value);
+}
+
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter_add(self, dim, index, src);
+}
+
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 Scalar alpha) {
+  return detail::plain_index_add(self, dim, index, source, alpha);
+}
+
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  return detail::plain_index_copy(self, dim, index, source);
+}
+
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_index_fill(self, dim, index, value);
+}
+
 namespace detail {
 
 Tensor& sin_(Tensor& self) {

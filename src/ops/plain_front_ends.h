@@ -144,6 +144,38 @@ Tensor plain_normalize(const Tensor& self, double p, int64_t dim, double eps);
 Tensor plain_cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim, double eps);
 Tensor plain_pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps,
                                bool keepdim);
+Tensor plain_nonzero(const Tensor& self);
+std::vector<Tensor> plain_where(const Tensor& condition);
+Tensor plain_take(const Tensor& self, const Tensor& index);
+Tensor& plain_put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
+Tensor plain_put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
+Tensor plain_index(const Tensor& self, const std::vector<Tensor>& indices);
+Tensor& plain_index_put_(Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                         bool accumulate);
+Tensor plain_index_put(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
+                       bool accumulate);
+Tensor plain_masked_select(const Tensor& self, const Tensor& mask);
+Tensor plain_masked_fill(const Tensor& self, const Tensor& mask, Scalar value);
+Tensor plain_masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+Tensor& plain_masked_fill_(Tensor& self, const Tensor& mask, Scalar value);
+Tensor& plain_masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value);
+Tensor& plain_masked_scatter_(Tensor& self, const Tensor& mask, const Tensor& source);
+Tensor plain_masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+Tensor plain_gather(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor plain_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor plain_scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+Tensor plain_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor& plain_scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor plain_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                       Scalar alpha);
+Tensor& plain_index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                         Scalar alpha);
+Tensor plain_index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+Tensor& plain_index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+Tensor plain_index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+Tensor& plain_index_fill_(Tensor& self, int64_t dim, const Tensor& index, Scalar value);
 // @generated end plain-declarations
 
 }  // namespace tide::detail

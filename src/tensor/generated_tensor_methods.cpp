@@ -715,5 +715,89 @@ Tensor Tensor::softmax(int64_t dim) const {
 Tensor Tensor::log_softmax(int64_t dim) const {
   return tide::log_softmax(*this, dim);
 }
+Tensor Tensor::nonzero() const {
+  return tide::nonzero(*this);
+}
+Tensor Tensor::take(const Tensor& index) const {
+  return tide::take(*this, index);
+}
+Tensor& Tensor::put_(const Tensor& index, const Tensor& source, bool accumulate) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(*this, source))) {
+    return autograd::traced::put_(*this, index, source, accumulate);
+  }
+  return detail::plain_put_(*this, index, source, accumulate);
+}
+Tensor Tensor::put(const Tensor& index, const Tensor& source, bool accumulate) const {
+  return tide::put(*this, index, source, accumulate);
+}
+Tensor& Tensor::index_put_(const std::vector<Tensor>& indices, const Tensor& values,
+                           bool accumulate) {
+  return detail::plain_index_put_(*this, indices, values, accumulate);
+}
+Tensor Tensor::index_put(const std::vector<Tensor>& indices, const Tensor& values,
+                         bool accumulate) const {
+  return tide::index_put(*this, indices, values, accumulate);
+}
+Tensor Tensor::masked_select(const Tensor& mask) const {
+  return tide::masked_select(*this, mask);
+}
+Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
+  return tide::masked_fill(*this, mask, value);
+}
+Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
+  return tide::masked_fill(*this, mask, value);
+}
+Tensor& Tensor::masked_fill_(const Tensor& mask, Scalar value) {
+  return detail::plain_masked_fill_(*this, mask, value);
+}
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) {
+  return detail::plain_masked_fill_(*this, mask, value);
+}
+Tensor& Tensor::masked_scatter_(const Tensor& mask, const Tensor& source) {
+  return detail::plain_masked_scatter_(*this, mask, source);
+}
+Tensor Tensor::masked_scatter(const Tensor& mask, const Tensor& source) const {
+  return tide::masked_scatter(*this, mask, source);
+}
+Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
+  return tide::gather(*this, dim, index);
+}
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return tide::scatter(*this, dim, index, src);
+}
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
+  return tide::scatter(*this, dim, index, value);
+}
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter_(*this, dim, index, src);
+}
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_scatter_(*this, dim, index, value);
+}
+Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return tide::scatter_add(*this, dim, index, src);
+}
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
+  return detail::plain_scatter_add_(*this, dim, index, src);
+}
+Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                         Scalar alpha) const {
+  return tide::index_add(*this, dim, index, source, alpha);
+}
+Tensor& Tensor::index_add_(int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
+  return detail::plain_index_add_(*this, dim, index, source, alpha);
+}
+Tensor Tensor::index_copy(int64_t dim, const Tensor& index, const Tensor& source) const {
+  return tide::index_copy(*this, dim, index, source);
+}
+Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor& source) {
+  return detail::plain_index_copy_(*this, dim, index, source);
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, Scalar value) const {
+  return tide::index_fill(*this, dim, index, value);
+}
+Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, Scalar value) {
+  return detail::plain_index_fill_(*this, dim, index, value);
+}
 
 }  // namespace tide

@@ -3,6 +3,7 @@
 #include "kernels/stubs.h"
 
 #include "kernels/conv_stubs.h"
+#include "kernels/cpu/advanced_index_kernels.h"
 #include "kernels/cpu/backward_kernels.h"
 #include "kernels/cpu/copy_kernels.h"
 #include "kernels/cpu/gemm.h"
@@ -21,7 +22,15 @@ namespace {
 /// kernels]).
 void report(const Tensor& out, IndexErrorKind kind, const IndexError& bad, int64_t aux) {
   const std::string message = index_error_message(kind, bad, aux);
-  if (out.device().is_cpu()) throw Error(message);
+  if (out.device().is_cpu()) {
+    // Bounds errors that torch raises as Python's IndexError (gather's and scatter's are
+    // RuntimeErrors there).
+    if (kind == IndexErrorKind::AdvancedIndex || kind == IndexErrorKind::Take ||
+        kind == IndexErrorKind::SliceIndex) {
+      throw IndexingError(message);
+    }
+    throw Error(message);
+  }
   runtime::record_kernel_error(message);
 }
 
@@ -34,6 +43,12 @@ void nll_loss_cpu(const Tensor& out, const Tensor& input, const Tensor& target,
 void index_select_cpu(const Tensor& out, const Tensor& in, const Tensor& index, int64_t dim) {
   const IndexError bad = index_select_kernel(out, in, index, dim);
   if (bad.found()) report(out, IndexErrorKind::IndexSelect, bad, dim);
+}
+
+void index_wrap_cpu(const Tensor& out, const Tensor& index, int64_t size, IndexErrorKind kind,
+                    int64_t aux) {
+  const IndexError bad = index_wrap_kernel(out, index, size, negative_indices_wrap(kind));
+  if (bad.found()) report(out, kind, bad, aux);
 }
 
 }  // namespace
@@ -53,6 +68,11 @@ decltype(softmax_stub) softmax_stub{&softmax_kernel};
 decltype(nll_loss_stub) nll_loss_stub{&nll_loss_cpu};
 decltype(index_select_stub) index_select_stub{&index_select_cpu};
 decltype(cat_stub) cat_stub{&cat_kernel};
+decltype(index_wrap_stub) index_wrap_stub{&index_wrap_cpu};
+decltype(take_stub) take_stub{&take_kernel};
+// put writes self (operand 0) in place.
+decltype(put_stub) put_stub{&put_kernel, nullptr, 0b1};
+decltype(nonzero_stub) nonzero_stub{&nonzero_kernel};
 decltype(index_add_stub) index_add_stub{&index_add_kernel};
 decltype(scatter_dim_stub) scatter_dim_stub{&scatter_dim_kernel};
 decltype(nll_loss_backward_stub) nll_loss_backward_stub{&nll_loss_backward_kernel};
@@ -84,6 +104,10 @@ std::vector<StubInfo> all_stubs() {
           {"nll_loss", nll_loss_stub.cuda != nullptr},
           {"index_select", index_select_stub.cuda != nullptr},
           {"cat", cat_stub.cuda != nullptr},
+          {"index_wrap", index_wrap_stub.cuda != nullptr},
+          {"take", take_stub.cuda != nullptr},
+          {"put", put_stub.cuda != nullptr},
+          {"nonzero", nonzero_stub.cuda != nullptr},
           {"index_add", index_add_stub.cuda != nullptr},
           {"scatter_dim", scatter_dim_stub.cuda != nullptr},
           {"nll_loss_backward", nll_loss_backward_stub.cuda != nullptr},

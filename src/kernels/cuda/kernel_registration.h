@@ -11,6 +11,8 @@ void register_elementwise_kernels();
 void register_reduction_index_random_kernels();
 /// index_add, scatter_dim, nll_loss_backward (kernels/cuda/backward_kernels.cu).
 void register_backward_kernels();
+/// index_wrap, take, put, nonzero (kernels/cuda/advanced_index_kernels.cu).
+void register_advanced_index_kernels();
 /// gemm on cuBLAS (kernels/cuda/blas_kernels.cpp).
 void register_blas_kernels();
 /// max_pool2d, avg_pool2d, adaptive_avg_pool2d and their backward (kernels/cuda/pool_kernels.cu).

@@ -1,0 +1,107 @@
+// Advanced indexing and the masked ops under torch's names: Tensor methods (in-place forms
+// return self) and the free functions that are not method forms (where(cond)); the others are
+// method forms in python/tide/_ops.py.
+
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+#include "casters.h"
+#include "tide/ops.h"
+
+namespace nb = nanobind;
+
+namespace tide::python {
+namespace {
+
+using T = const Tensor&;
+
+/// torch's `indices` argument: a tuple or list of tensors and Nones.
+std::vector<Tensor> optional_tensors(nb::handle seq) {
+  std::vector<Tensor> out;
+  for (nb::handle h : nb::iter(seq)) out.push_back(h.is_none() ? Tensor() : nb::cast<Tensor>(h));
+  return out;
+}
+
+nb::object nonzero(T self, bool as_tuple) {
+  if (!as_tuple) return nb::cast(self.nonzero());
+  return nb::tuple(nb::cast(tide::where(self)));
+}
+
+}  // namespace
+
+void bind_indexing(nb::module_& m, nb::class_<Tensor>& t) {
+  t.def("nonzero", &nonzero, nb::kw_only(), nb::arg("as_tuple") = false)
+      .def("take", &Tensor::take, nb::arg("index"))
+      .def("put_", [](nb::object self, T index, T source, bool accumulate) {
+        nb::cast<Tensor&>(self).put_(index, source, accumulate);
+        return self;
+      }, nb::arg("index"), nb::arg("source"), nb::arg("accumulate") = false)
+      .def("put", &Tensor::put, nb::arg("index"), nb::arg("source"), nb::arg("accumulate") = false)
+      .def("index_put_", [](nb::object self, nb::handle indices, T values, bool accumulate) {
+        nb::cast<Tensor&>(self).index_put_(optional_tensors(indices), values, accumulate);
+        return self;
+      }, nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false)
+      .def("index_put", [](T self, nb::handle indices, T values, bool accumulate) {
+        return self.index_put(optional_tensors(indices), values, accumulate);
+      }, nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false)
+      .def("masked_select", &Tensor::masked_select, nb::arg("mask"))
+      .def("masked_fill", [](T self, T mask, T value) { return self.masked_fill(mask, value); },
+           nb::arg("mask"), nb::arg("value"))
+      .def("masked_fill",
+           [](T self, T mask, Scalar value) { return self.masked_fill(mask, value); },
+           nb::arg("mask"), nb::arg("value"))
+      .def("masked_fill_", [](nb::object self, T mask, T value) {
+        nb::cast<Tensor&>(self).masked_fill_(mask, value);
+        return self;
+      }, nb::arg("mask"), nb::arg("value"))
+      .def("masked_fill_", [](nb::object self, T mask, Scalar value) {
+        nb::cast<Tensor&>(self).masked_fill_(mask, value);
+        return self;
+      }, nb::arg("mask"), nb::arg("value"))
+      .def("masked_scatter_", [](nb::object self, T mask, T source) {
+        nb::cast<Tensor&>(self).masked_scatter_(mask, source);
+        return self;
+      }, nb::arg("mask"), nb::arg("source"))
+      .def("masked_scatter", &Tensor::masked_scatter, nb::arg("mask"), nb::arg("source"))
+      .def("gather", &Tensor::gather, nb::arg("dim"), nb::arg("index"))
+      .def("scatter",
+           [](T self, int64_t dim, T index, T src) { return self.scatter(dim, index, src); },
+           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter", [](T self, int64_t dim, T index, Scalar value) {
+        return self.scatter(dim, index, value);
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("value"))
+      .def("scatter_", [](nb::object self, int64_t dim, T index, T src) {
+        nb::cast<Tensor&>(self).scatter_(dim, index, src);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter_", [](nb::object self, int64_t dim, T index, Scalar value) {
+        nb::cast<Tensor&>(self).scatter_(dim, index, value);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("value"))
+      .def("scatter_add", &Tensor::scatter_add, nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter_add_", [](nb::object self, int64_t dim, T index, T src) {
+        nb::cast<Tensor&>(self).scatter_add_(dim, index, src);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("index_add", &Tensor::index_add, nb::arg("dim"), nb::arg("index"), nb::arg("source"),
+           nb::kw_only(), nb::arg("alpha") = Scalar(1))
+      .def("index_add_", [](nb::object self, int64_t dim, T index, T source, Scalar alpha) {
+        nb::cast<Tensor&>(self).index_add_(dim, index, source, alpha);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("source"), nb::kw_only(),
+         nb::arg("alpha") = Scalar(1))
+      .def("index_copy", &Tensor::index_copy, nb::arg("dim"), nb::arg("index"), nb::arg("source"))
+      .def("index_copy_", [](nb::object self, int64_t dim, T index, T source) {
+        nb::cast<Tensor&>(self).index_copy_(dim, index, source);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("source"))
+      .def("index_fill", &Tensor::index_fill, nb::arg("dim"), nb::arg("index"), nb::arg("value"))
+      .def("index_fill_", [](nb::object self, int64_t dim, T index, Scalar value) {
+        nb::cast<Tensor&>(self).index_fill_(dim, index, value);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("value"));
+  m.def("where", [](T condition) { return nb::tuple(nb::cast(tide::where(condition))); },
+        nb::arg("condition"));
+}
+
+}  // namespace tide::python

@@ -1,0 +1,199 @@
+// Indexing along one dim: gather, scatter(_) (src and value), scatter_add(_), index_add(_),
+// index_copy(_) and index_fill(_). Each turns its index into flat element numbers of self — the
+// index supplies the coordinate along `dim`, an element's own position the others — and reads
+// them with take or writes them with put_ (Note [Advanced indexing] in ops/indexing.cpp), so
+// autograd records through those two. As in torch, only index_fill's indices count from the
+// end (kernels::IndexErrorKind says which error each raises).
+
+#include <vector>
+
+#include "ops/index_numbers.h"
+#include "ops/op_common.h"
+#include "ops/plain_front_ends.h"
+#include "tide/factories.h"
+#include "tide/ops.h"
+
+namespace tide::detail {
+namespace {
+
+using kernels::IndexErrorKind;
+
+/// Flat numbers in self of the elements at the positions of `shape`, whose coordinate along d
+/// is `coords` (int64, already checked, broadcastable to shape) and whose other coordinates are
+/// their own position.
+Tensor numbers_along(const Tensor& self, int64_t d, const Tensor& coords, const DimVector& shape) {
+  const std::vector<int64_t> strides = row_major_strides(self.shape());
+  const int64_t rank = shape.size();
+  Tensor linear = coords.mul(strides[d]);
+  for (int64_t k = 0; k < rank; ++k) {
+    if (k == d || shape[k] == 1) continue;
+    std::vector<int64_t> axis(rank, 1);
+    axis[k] = shape[k];
+    linear = linear + arange(shape[k], tide::device(self.device()).dtype(kInt64))
+                          .mul(strides[k])
+                          .reshape(axis);
+  }
+  return linear.expand(shape.vec()).contiguous();
+}
+
+/// gather's and scatter's index: self's rank, int64, no larger than self (and src) apart from
+/// dim; returns the flat numbers it addresses, in index's shape.
+Tensor scatter_numbers(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       const char* where) {
+  check_defined(self, where, "self");
+  check_defined(index, where, "index");
+  same_device({{"self", &self}, {"index", &index}}, where);
+  TIDE_CHECK(index.dtype() == kInt64, "[", where, "] ", where, "(): Expected dtype int64 for "
+             "index, found ", name(index.dtype()), "; convert it with index.long()");
+  TIDE_CHECK(index.dim() == self.dim(), "[", where, "] Index tensor must have the same number "
+             "of dimensions as input tensor (", index.dim(), " and ", self.dim(), ")");
+  const int64_t d = wrap_dim(dim, self.dim(), where);
+  for (int64_t k = 0; k < self.dim(); ++k) {
+    TIDE_CHECK(k == d || index.size(k) <= self.size(k), "[", where, "] Size does not match at "
+               "dimension ", k, " expected index ", shape_list(index.shape()), " to be smaller "
+               "than self ", shape_list(self.shape()), " apart from dimension ", d);
+    TIDE_CHECK(!src.defined() || index.size(k) <= src.size(k), "[", where, "] Expected index ",
+               shape_list(index.shape()), " to be smaller than src ", shape_list(src.shape()),
+               " at dimension ", k);
+  }
+  const Tensor coords = wrapped(index, self.size(d), IndexErrorKind::DimIndex, d, where);
+  return numbers_along(self, d, coords, index.shape());
+}
+
+/// src's leading part of index's shape (scatter reads src[i][j] for each index[i][j] only).
+Tensor leading(const Tensor& src, const Tensor& index) {
+  Tensor out = src;
+  for (int64_t k = 0; k < index.dim(); ++k) {
+    if (index.size(k) != out.size(k)) out = out.narrow(k, 0, index.size(k));
+  }
+  return out;
+}
+
+/// The index_* ops' index (a vector or a single index, int64 or int32) and source (self's shape
+/// with index.numel() along dim); returns the flat numbers in source's shape, or in `shape` for
+/// index_fill, which has no source.
+Tensor index_numbers(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                     IndexErrorKind kind, const char* where) {
+  check_defined(self, where, "self");
+  check_defined(index, where, "index");
+  same_device({{"self", &self}, {"index", &index}}, where);
+  TIDE_CHECK(index.dim() <= 1, "[", where, "] ", where, "(): Index is supposed to be a vector, "
+             "found an index of shape ", shape_list(index.shape()));
+  TIDE_CHECK(index.dtype() == kInt64 || index.dtype() == kInt32, "[", where, "] ", where,
+             "(): Expected dtype int32/int64 for index, found ", name(index.dtype()));
+  const Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  const int64_t d = wrap_dim(dim, s.dim(), where);
+  DimVector shape = s.shape();
+  shape[d] = index.numel();
+  if (source.defined()) {
+    const DimVector given = source.dim() == 0 ? DimVector{1} : source.shape();
+    TIDE_CHECK(given == shape, "[", where, "] ", where, "(): source of shape ",
+               shape_list(source.shape()), " expected to have self's shape ",
+               shape_list(self.shape()), " with ", index.numel(), " (the number of indices) at "
+               "dim ", d, "; found ", shape_list(given));
+    TIDE_CHECK(source.dtype() == self.dtype(), "[", where, "] ", where, "(): self (",
+               name(self.dtype()), ") and source (", name(source.dtype()), ") must have the "
+               "same scalar type");
+  }
+  std::vector<int64_t> axis(shape.size(), 1);
+  axis[d] = index.numel();
+  const Tensor coords = wrapped(index, s.size(d), kind, d, where);
+  return numbers_along(s, d, coords.reshape(axis), shape);
+}
+
+}  // namespace
+
+// A 0-dim self (and index, src) is read as a 1-element vector, as torch does.
+Tensor plain_gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  const Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  const Tensor idx = self.dim() == 0 ? index.reshape({-1}) : index;
+  return s.take(scatter_numbers(s, dim, idx, Tensor(), "gather")).reshape(index.sizes());
+}
+
+Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_defined(src, "Tensor::scatter_", "src");
+  TIDE_CHECK(src.dtype() == self.dtype(), "[Tensor::scatter_] scatter(): Expected self.dtype to "
+             "be equal to src.dtype (", name(self.dtype()), " and ", name(src.dtype()), ")");
+  Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  const Tensor idx = self.dim() == 0 ? index.reshape({-1}) : index;
+  const Tensor from = self.dim() == 0 ? src.reshape({-1}) : src;
+  s.put_(scatter_numbers(s, dim, idx, from, "Tensor::scatter_"), leading(from, idx));
+  return self;
+}
+
+Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  const Tensor idx = self.dim() == 0 ? index.reshape({-1}) : index;
+  const Tensor numbers = scatter_numbers(s, dim, idx, Tensor(), "Tensor::scatter_");
+  s.put_(numbers, full(numbers.sizes(), value, tide::device(self.device()).dtype(self.dtype())));
+  return self;
+}
+
+Tensor plain_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return self.clone().scatter_(dim, index, src);
+}
+
+Tensor plain_scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  return self.clone().scatter_(dim, index, value);
+}
+
+Tensor& plain_scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_defined(src, "Tensor::scatter_add_", "src");
+  TIDE_CHECK(src.dtype() == self.dtype(), "[Tensor::scatter_add_] scatter_add(): Expected "
+             "self.dtype to be equal to src.dtype (", name(self.dtype()), " and ",
+             name(src.dtype()), ")");
+  Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  const Tensor idx = self.dim() == 0 ? index.reshape({-1}) : index;
+  const Tensor from = self.dim() == 0 ? src.reshape({-1}) : src;
+  s.put_(scatter_numbers(s, dim, idx, from, "Tensor::scatter_add_"), leading(from, idx), true);
+  return self;
+}
+
+Tensor plain_scatter_add(const Tensor& self, int64_t dim, const Tensor& index,
+                         const Tensor& src) {
+  return self.clone().scatter_add_(dim, index, src);
+}
+
+Tensor& plain_index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                         Scalar alpha) {
+  check_defined(source, "Tensor::index_add_", "source");
+  const Tensor numbers = index_numbers(self, dim, index, source, IndexErrorKind::SliceIndex,
+                                       "Tensor::index_add_");
+  const Tensor scaled = alpha.to_double() == 1.0 ? source : source.mul(alpha);
+  Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  s.put_(numbers, scaled.reshape(numbers.sizes()), true);
+  return self;
+}
+
+Tensor plain_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                       Scalar alpha) {
+  return self.clone().index_add_(dim, index, source, alpha);
+}
+
+Tensor& plain_index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  check_defined(source, "Tensor::index_copy_", "source");
+  const Tensor numbers = index_numbers(self, dim, index, source, IndexErrorKind::SliceIndex,
+                                       "Tensor::index_copy_");
+  Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  s.put_(numbers, source.reshape(numbers.sizes()));
+  return self;
+}
+
+Tensor plain_index_copy(const Tensor& self, int64_t dim, const Tensor& index,
+                        const Tensor& source) {
+  return self.clone().index_copy_(dim, index, source);
+}
+
+Tensor& plain_index_fill_(Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  const Tensor numbers = index_numbers(self, dim, index, Tensor(),
+                                       IndexErrorKind::AdvancedIndex, "Tensor::index_fill_");
+  Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  s.put_(numbers, full(numbers.sizes(), value, tide::device(self.device()).dtype(self.dtype())));
+  return self;
+}
+
+Tensor plain_index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+  return self.clone().index_fill_(dim, index, value);
+}
+
+}  // namespace tide::detail
