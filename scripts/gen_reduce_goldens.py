@@ -336,9 +336,11 @@ def compare_count_cases():
     golden("bincount_negative_rejected", "bincount", [torch.tensor([1, -1])], {"minlength": 0},
            lambda: torch.bincount(torch.tensor([1, -1])))
     golden("bincount_2d_rejected", "bincount", [u], {"minlength": 0}, lambda: torch.bincount(u))
-    h = torch.tensor([1.0, 2.0, 1.0, 5.0, -1.0, 3.0, float("nan")])
+    # No NaN: torch 1.13's cpu histc converts NaN's bin position to an integer (undefined
+    # behaviour; it lands in bin 0 on x86); tide leaves NaN out, as values outside the range.
+    h = torch.tensor([1.0, 2.0, 1.0, 5.0, -1.0, 3.0])
     golden("histc_range", "histc", [h], {"bins": 4, "min": 0, "max": 3}, lambda: torch.histc(h, 4, 0, 3))
-    hf = h[:6]
+    hf = h
     golden("histc_data_range", "histc", [hf], {"bins": 5, "min": 0, "max": 0}, lambda: torch.histc(hf, 5))
     golden("histc_float64", "histc", [hf.double()], {"bins": 3, "min": -2, "max": 6}, lambda: torch.histc(hf.double(), 3, -2, 6))
     golden("histc_int64_rejected", "histc", [x], {"bins": 4, "min": 0, "max": 3}, lambda: torch.histc(x, 4, 0, 3))

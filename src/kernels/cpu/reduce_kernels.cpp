@@ -384,4 +384,22 @@ void scan_kernel(const Tensor& out, const Tensor& in, ReduceShape shape, bool pr
   });
 }
 
+void min_max_kernel(const Tensor& values, const Tensor& indices, const Tensor& in,
+                    ReduceShape shape, bool is_max) {
+  TIDE_INTERNAL_ASSERT(dense(in) && shape.reduced > 0);
+  TIDE_INTERNAL_ASSERT(!values.defined() || (dense(values) && values.dtype() == in.dtype()));
+  TIDE_INTERNAL_ASSERT(!indices.defined() || (dense(indices) && indices.dtype() == kInt64));
+  dispatch_dtype(in.dtype(), [&](auto tag) {
+    using In = typename decltype(tag)::type;
+    In* v = values.defined() ? static_cast<In*>(values.raw_data()) : nullptr;
+    int64_t* i = indices.defined() ? static_cast<int64_t*>(indices.raw_data()) : nullptr;
+    const In* src = static_cast<const In*>(in.raw_data());
+    if (is_max) {
+      min_max_impl<In, true>(v, i, src, shape);
+    } else {
+      min_max_impl<In, false>(v, i, src, shape);
+    }
+  });
+}
+
 }  // namespace tide::kernels
