@@ -72,7 +72,8 @@ class Arg:
     CPP_DEFAULTS = {"None": "std::nullopt", "False": "false", "True": "true"}
     # Defaults whose C++ spelling depends on the type.
     TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",
-                      ("Reduction", "None"): "Reduction::None", ("Reduction", "Sum"): "Reduction::Sum"}
+                      ("Reduction", "None"): "Reduction::None", ("Reduction", "Sum"): "Reduction::Sum",
+                      ("int[]", "[]"): "{}"}
 
     def __init__(self, text, kw_only):
         m = re.fullmatch(r"(\S+) (\w+)(?:=(\S+))?", text.strip())
@@ -114,6 +115,8 @@ class Op:
     PLANS = ("unary_same", "unary_float", "binary", "pointwise", "explicit")
     RETURNS = {"Tensor": "Tensor", "Tensor(a!)": "Tensor&",
                "(Tensor, Tensor)": "std::tuple<Tensor, Tensor>",
+               "(Tensor, Tensor, Tensor)": "std::tuple<Tensor, Tensor, Tensor>",
+               "bool": "bool",
                # a view (shares self's storage), and a list of views
                "Tensor(a)": "Tensor", "Tensor(a)[]": "std::vector<Tensor>",
                "Tensor[]": "std::vector<Tensor>"}

@@ -208,6 +208,62 @@ Tensor argmax(const Tensor& self, int64_t dim, bool keepdim = false);
 Tensor argmin(const Tensor& self);
 Tensor argmin(const Tensor& self, int64_t dim, bool keepdim = false);
 Tensor& sum_out(Tensor& out, const Tensor& self);
+Tensor prod(const Tensor& self, std::optional<Dtype> dtype = std::nullopt);
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false,
+            std::optional<Dtype> dtype = std::nullopt);
+Tensor all(const Tensor& self);
+Tensor all(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor any(const Tensor& self);
+Tensor any(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor amax(const Tensor& self, std::vector<int64_t> dim = {}, bool keepdim = false);
+Tensor amin(const Tensor& self, std::vector<int64_t> dim = {}, bool keepdim = false);
+std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt,
+                                   bool keepdim = false);
+Tensor var(const Tensor& self, bool unbiased = true);
+Tensor var(const Tensor& self, std::vector<int64_t> dim, bool unbiased = true,
+           bool keepdim = false);
+Tensor var(const Tensor& self, std::vector<int64_t> dim, std::optional<int64_t> correction,
+           bool keepdim = false);
+Tensor std(const Tensor& self, bool unbiased = true);
+Tensor std(const Tensor& self, std::vector<int64_t> dim, bool unbiased = true,
+           bool keepdim = false);
+Tensor std(const Tensor& self, std::vector<int64_t> dim, std::optional<int64_t> correction,
+           bool keepdim = false);
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::vector<int64_t> dim,
+                                    std::optional<int64_t> correction, bool keepdim = false);
+std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::vector<int64_t> dim,
+                                    std::optional<int64_t> correction, bool keepdim = false);
+Tensor linalg_vector_norm(const Tensor& self, Scalar ord = 2, std::vector<int64_t> dim = {},
+                          bool keepdim = false, std::optional<Dtype> dtype = std::nullopt);
+Tensor norm(const Tensor& self, Scalar p = 2);
+Tensor norm(const Tensor& self, std::optional<Scalar> p, std::vector<int64_t> dim,
+            bool keepdim = false);
+Tensor logsumexp(const Tensor& self, std::vector<int64_t> dim, bool keepdim = false);
+Tensor count_nonzero(const Tensor& self, std::vector<int64_t> dim = {});
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<Dtype> dtype = std::nullopt);
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<Dtype> dtype = std::nullopt);
+std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim);
+std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
+/// The values along dim in order and their positions; stable (equal values keep their order), NaN largest.
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);
+Tensor argsort(const Tensor& self, int64_t dim = -1, bool descending = false);
+std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim = -1,
+                                bool largest = true, bool sorted = true);
+std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim = -1,
+                                    bool keepdim = false);
+Tensor median(const Tensor& self);
+std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim = false);
+std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim = -1, bool keepdim = false);
+Tensor isclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+               bool equal_nan = false);
+bool allclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+              bool equal_nan = false);
+bool equal(const Tensor& self, const Tensor& other);
+/// torch's _unique2 over the flattened input: (values, inverse, counts), the last two empty unless asked for.
+std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted = true,
+                                          bool return_inverse = false, bool return_counts = false);
+Tensor bincount(const Tensor& self, const Tensor& weights = {}, int64_t minlength = 0);
+Tensor histc(const Tensor& self, int64_t bins = 100, Scalar min = 0, Scalar max = 0);
 // @generated end function-declarations reductions
 
 // linear algebra

@@ -415,6 +415,47 @@ class Tensor {
   Tensor argmax(int64_t dim, bool keepdim = false) const;
   Tensor argmin() const;
   Tensor argmin(int64_t dim, bool keepdim = false) const;
+  Tensor prod(std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false, std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor all() const;
+  Tensor all(int64_t dim, bool keepdim = false) const;
+  Tensor any() const;
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  Tensor amax(std::vector<int64_t> dim = {}, bool keepdim = false) const;
+  Tensor amin(std::vector<int64_t> dim = {}, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> aminmax(std::optional<int64_t> dim = std::nullopt,
+                                     bool keepdim = false) const;
+  Tensor var(bool unbiased = true) const;
+  Tensor var(std::vector<int64_t> dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor var(std::vector<int64_t> dim, std::optional<int64_t> correction,
+             bool keepdim = false) const;
+  Tensor std(bool unbiased = true) const;
+  Tensor std(std::vector<int64_t> dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor std(std::vector<int64_t> dim, std::optional<int64_t> correction,
+             bool keepdim = false) const;
+  Tensor norm(Scalar p = 2) const;
+  Tensor norm(std::optional<Scalar> p, std::vector<int64_t> dim, bool keepdim = false) const;
+  Tensor logsumexp(std::vector<int64_t> dim, bool keepdim = false) const;
+  Tensor count_nonzero(std::vector<int64_t> dim = {}) const;
+  Tensor cumsum(int64_t dim, std::optional<Dtype> dtype = std::nullopt) const;
+  Tensor cumprod(int64_t dim, std::optional<Dtype> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
+  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true,
+                                  bool sorted = true) const;
+  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+  Tensor median() const;
+  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> mode(int64_t dim = -1, bool keepdim = false) const;
+  Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                 bool equal_nan = false) const;
+  bool allclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                bool equal_nan = false) const;
+  bool equal(const Tensor& other) const;
+  Tensor bincount(const Tensor& weights = {}, int64_t minlength = 0) const;
+  Tensor histc(int64_t bins = 100, Scalar min = 0, Scalar max = 0) const;
   // @generated end method-declarations reductions
 
   // ---- linear algebra and nn

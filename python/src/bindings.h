@@ -15,6 +15,8 @@ void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 /// Called by bind_tensor_ops: advanced indexing and the masked ops (bind_indexing.cpp).
 void bind_indexing(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+/// Called by bind_tensor after bind_tensor_ops: issue 25's reductions and scans.
+void bind_reductions(nanobind::class_<Tensor>& cls);
 void bind_factories(nanobind::module_& m);
 void bind_cuda(nanobind::module_& m);
 void bind_nn(nanobind::module_& m);

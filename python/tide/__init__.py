@@ -37,10 +37,13 @@ _tensor.install()
 _dlpack.install()
 Tensor.type = _legacy.tensor_type
 _ops.install(globals())
+from . import _reductions  # noqa: E402
+_reductions.install(globals())
 globals().update(_legacy.CPU_TYPES)
 set_default_tensor_type = _legacy.set_default_tensor_type
 
 from . import cuda  # noqa: E402  (needs the names above)
 from . import nn, optim, utils, distributed, accelerator, backends, multiprocessing  # noqa: E402
+from . import linalg  # noqa: E402
 
 __version__ = "0.1.0"

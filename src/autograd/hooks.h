@@ -184,6 +184,23 @@ Tensor max(const Tensor& self);
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim);
 Tensor min(const Tensor& self);
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim);
+Tensor prod(const Tensor& self, std::optional<Dtype> dtype);
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
+Tensor amax(const Tensor& self, std::vector<int64_t> dim, bool keepdim);
+Tensor amin(const Tensor& self, std::vector<int64_t> dim, bool keepdim);
+Tensor linalg_vector_norm(const Tensor& self, Scalar ord, std::vector<int64_t> dim, bool keepdim,
+                          std::optional<Dtype> dtype);
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<Dtype> dtype);
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<Dtype> dtype);
+std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim);
+std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending);
+std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest,
+                                bool sorted);
+std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim);
+Tensor median(const Tensor& self);
+std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim);
+std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim);
 // @generated end traced-declarations reductions
 // @generated begin traced-declarations linalg (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor matmul(const Tensor& self, const Tensor& other);

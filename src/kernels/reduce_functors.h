@@ -51,6 +51,33 @@ TIDE_HOST_DEVICE inline Out finish_sum(Acc acc, int64_t count, bool mean) {
   }
 }
 
+/// Note [Reduction folds]: sum and prod share their loops (the cpu cascade, the GPU plans);
+/// the fold says how two partial results combine and what an empty range gives. Both
+/// accumulate as Note [Reduction accumulators] says: a uint64_t product wraps as torch's int64
+/// product does, and float16/bfloat16 multiply in float, as torch's opmath.
+struct SumFold {
+  template <class Acc>
+  TIDE_HOST_DEVICE static Acc identity() { return Acc(0); }
+  template <class Acc>
+  TIDE_HOST_DEVICE Acc operator()(Acc a, Acc b) const { return a + b; }
+};
+
+struct ProdFold {
+  template <class Acc>
+  TIDE_HOST_DEVICE static Acc identity() { return Acc(1); }
+  template <class Acc>
+  TIDE_HOST_DEVICE Acc operator()(Acc a, Acc b) const { return a * b; }
+};
+
+/// cummax/cummin's step (torch's cummax_cummin_helper): `candidate` takes over from `best`
+/// when it is NaN, or when best is not NaN and candidate >= best (<= for the min).
+template <class T, bool IsMax>
+TIDE_HOST_DEVICE inline bool cum_extremum_takes_over(T candidate, T best) {
+  if (is_nan(candidate)) return true;
+  if (is_nan(best)) return false;
+  return IsMax ? candidate >= best : candidate <= best;
+}
+
 /// max/min selection in the compute type: NaN wins over every number and the first NaN stays;
 /// among equal values the earlier one stays (callers visit candidates in index order).
 /// Returns whether `candidate` replaces `best`.

@@ -10,6 +10,7 @@
 #include "kernels/cpu/loss_kernels.h"
 #include "kernels/cpu/optim_kernels.h"
 #include "kernels/cpu/reduce_kernels.h"
+#include "kernels/cpu/sort_kernels.h"
 #include "kernels/index_error.h"
 #include "kernels/kernel_stub.h"
 #include "tensor/generator.h"
@@ -44,6 +45,12 @@ extern KernelStub<void(const Tensor&, const Tensor&)> copy_stub;
 extern KernelStub<void(const Tensor&, const Tensor&, ReduceShape, bool)> sum_stub;
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, ReduceShape, bool)>
     min_max_stub;
+extern KernelStub<void(const Tensor&, const Tensor&, ReduceShape)> prod_stub;
+extern KernelStub<void(const Tensor&, const Tensor&, ReduceShape, bool)> scan_stub;
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, ReduceShape, bool)>
+    cum_extremum_stub;
+/// sort(values, indices, in, shape, descending): kernels/cpu/sort_kernels.h.
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, ReduceShape, bool)> sort_stub;
 extern KernelStub<void(const Tensor&, const Tensor&, ReduceShape, bool)> softmax_stub;
 /// nll_loss(out, input, target, weight, reduction, ignore_index); a target outside [0, C) is
 /// reported as Note [Index errors in kernels] says (message: index_error_message).

@@ -1204,6 +1204,214 @@ Tensor& sum_out(Tensor& out, const Tensor& self) {
   return detail::plain_sum_out(out, self);
 }
 
+Tensor prod(const Tensor& self, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::prod(self, dtype);
+  }
+  return detail::plain_prod(self, dtype);
+}
+
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::prod(self, dim, keepdim, dtype);
+  }
+  return detail::plain_prod(self, dim, keepdim, dtype);
+}
+
+Tensor all(const Tensor& self) {
+  return detail::plain_all(self);
+}
+
+Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
+  return detail::plain_all(self, dim, keepdim);
+}
+
+Tensor any(const Tensor& self) {
+  return detail::plain_any(self);
+}
+
+Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
+  return detail::plain_any(self, dim, keepdim);
+}
+
+Tensor amax(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::amax(self, std::move(dim), keepdim);
+  }
+  return detail::plain_amax(self, dim, keepdim);
+}
+
+Tensor amin(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::amin(self, std::move(dim), keepdim);
+  }
+  return detail::plain_amin(self, dim, keepdim);
+}
+
+std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return detail::plain_aminmax(self, dim, keepdim);
+}
+
+Tensor var(const Tensor& self, bool unbiased) {
+  return detail::plain_var(self, unbiased);
+}
+
+Tensor var(const Tensor& self, std::vector<int64_t> dim, bool unbiased, bool keepdim) {
+  return detail::plain_var(self, dim, unbiased, keepdim);
+}
+
+Tensor var(const Tensor& self, std::vector<int64_t> dim, std::optional<int64_t> correction,
+           bool keepdim) {
+  return detail::plain_var(self, dim, correction, keepdim);
+}
+
+Tensor std(const Tensor& self, bool unbiased) {
+  return detail::plain_std(self, unbiased);
+}
+
+Tensor std(const Tensor& self, std::vector<int64_t> dim, bool unbiased, bool keepdim) {
+  return detail::plain_std(self, dim, unbiased, keepdim);
+}
+
+Tensor std(const Tensor& self, std::vector<int64_t> dim, std::optional<int64_t> correction,
+           bool keepdim) {
+  return detail::plain_std(self, dim, correction, keepdim);
+}
+
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::vector<int64_t> dim,
+                                    std::optional<int64_t> correction, bool keepdim) {
+  return detail::plain_var_mean(self, dim, correction, keepdim);
+}
+
+std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::vector<int64_t> dim,
+                                    std::optional<int64_t> correction, bool keepdim) {
+  return detail::plain_std_mean(self, dim, correction, keepdim);
+}
+
+Tensor linalg_vector_norm(const Tensor& self, Scalar ord, std::vector<int64_t> dim, bool keepdim,
+                          std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::linalg_vector_norm(self, ord, std::move(dim), keepdim, dtype);
+  }
+  return detail::plain_linalg_vector_norm(self, ord, dim, keepdim, dtype);
+}
+
+Tensor norm(const Tensor& self, Scalar p) {
+  return detail::plain_norm(self, p);
+}
+
+Tensor norm(const Tensor& self, std::optional<Scalar> p, std::vector<int64_t> dim, bool keepdim) {
+  return detail::plain_norm(self, p, dim, keepdim);
+}
+
+Tensor logsumexp(const Tensor& self, std::vector<int64_t> dim, bool keepdim) {
+  return detail::plain_logsumexp(self, dim, keepdim);
+}
+
+Tensor count_nonzero(const Tensor& self, std::vector<int64_t> dim) {
+  return detail::plain_count_nonzero(self, dim);
+}
+
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cumsum(self, dim, dtype);
+  }
+  return detail::plain_cumsum(self, dim, dtype);
+}
+
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<Dtype> dtype) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cumprod(self, dim, dtype);
+  }
+  return detail::plain_cumprod(self, dim, dtype);
+}
+
+std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cummax(self, dim);
+  }
+  return detail::plain_cummax(self, dim);
+}
+
+std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::cummin(self, dim);
+  }
+  return detail::plain_cummin(self, dim);
+}
+
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sort(self, dim, descending);
+  }
+  return detail::plain_sort(self, dim, descending);
+}
+
+Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
+  return detail::plain_argsort(self, dim, descending);
+}
+
+std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest,
+                                bool sorted) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::topk(self, k, dim, largest, sorted);
+  }
+  return detail::plain_topk(self, k, dim, largest, sorted);
+}
+
+std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::kthvalue(self, k, dim, keepdim);
+  }
+  return detail::plain_kthvalue(self, k, dim, keepdim);
+}
+
+Tensor median(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::median(self);
+  }
+  return detail::plain_median(self);
+}
+
+std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::median(self, dim, keepdim);
+  }
+  return detail::plain_median(self, dim, keepdim);
+}
+
+std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::mode(self, dim, keepdim);
+  }
+  return detail::plain_mode(self, dim, keepdim);
+}
+
+Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  return detail::plain_isclose(self, other, rtol, atol, equal_nan);
+}
+
+bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  return detail::plain_allclose(self, other, rtol, atol, equal_nan);
+}
+
+bool equal(const Tensor& self, const Tensor& other) {
+  return detail::plain_equal(self, other);
+}
+
+std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted, bool return_inverse,
+                                          bool return_counts) {
+  return detail::plain_unique(self, sorted, return_inverse, return_counts);
+}
+
+Tensor bincount(const Tensor& self, const Tensor& weights, int64_t minlength) {
+  return detail::plain_bincount(self, weights, minlength);
+}
+
+Tensor histc(const Tensor& self, int64_t bins, Scalar min, Scalar max) {
+  return detail::plain_histc(self, bins, min, max);
+}
+
 Tensor matmul(const Tensor& self, const Tensor& other) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
     return autograd::traced::matmul(self, other);

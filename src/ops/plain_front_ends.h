@@ -46,6 +46,56 @@ Tensor plain_argmax(const Tensor& self, int64_t dim, bool keepdim);
 Tensor plain_argmin(const Tensor& self);
 Tensor plain_argmin(const Tensor& self, int64_t dim, bool keepdim);
 Tensor& plain_sum_out(Tensor& out, const Tensor& self);
+Tensor plain_prod(const Tensor& self, std::optional<Dtype> dtype);
+Tensor plain_prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
+Tensor plain_all(const Tensor& self);
+Tensor plain_all(const Tensor& self, int64_t dim, bool keepdim);
+Tensor plain_any(const Tensor& self);
+Tensor plain_any(const Tensor& self, int64_t dim, bool keepdim);
+Tensor plain_amax(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim);
+Tensor plain_amin(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim);
+std::tuple<Tensor, Tensor> plain_aminmax(const Tensor& self, std::optional<int64_t> dim,
+                                         bool keepdim);
+Tensor plain_var(const Tensor& self, bool unbiased);
+Tensor plain_var(const Tensor& self, const std::vector<int64_t>& dim, bool unbiased, bool keepdim);
+Tensor plain_var(const Tensor& self, const std::vector<int64_t>& dim,
+                 std::optional<int64_t> correction, bool keepdim);
+Tensor plain_std(const Tensor& self, bool unbiased);
+Tensor plain_std(const Tensor& self, const std::vector<int64_t>& dim, bool unbiased, bool keepdim);
+Tensor plain_std(const Tensor& self, const std::vector<int64_t>& dim,
+                 std::optional<int64_t> correction, bool keepdim);
+std::tuple<Tensor, Tensor> plain_var_mean(const Tensor& self, const std::vector<int64_t>& dim,
+                                          std::optional<int64_t> correction, bool keepdim);
+std::tuple<Tensor, Tensor> plain_std_mean(const Tensor& self, const std::vector<int64_t>& dim,
+                                          std::optional<int64_t> correction, bool keepdim);
+Tensor plain_linalg_vector_norm(const Tensor& self, Scalar ord, const std::vector<int64_t>& dim,
+                                bool keepdim, std::optional<Dtype> dtype);
+Tensor plain_norm(const Tensor& self, Scalar p);
+Tensor plain_norm(const Tensor& self, std::optional<Scalar> p, const std::vector<int64_t>& dim,
+                  bool keepdim);
+Tensor plain_logsumexp(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim);
+Tensor plain_count_nonzero(const Tensor& self, const std::vector<int64_t>& dim);
+Tensor plain_cumsum(const Tensor& self, int64_t dim, std::optional<Dtype> dtype);
+Tensor plain_cumprod(const Tensor& self, int64_t dim, std::optional<Dtype> dtype);
+std::tuple<Tensor, Tensor> plain_cummax(const Tensor& self, int64_t dim);
+std::tuple<Tensor, Tensor> plain_cummin(const Tensor& self, int64_t dim);
+std::tuple<Tensor, Tensor> plain_sort(const Tensor& self, int64_t dim, bool descending);
+Tensor plain_argsort(const Tensor& self, int64_t dim, bool descending);
+std::tuple<Tensor, Tensor> plain_topk(const Tensor& self, int64_t k, int64_t dim, bool largest,
+                                      bool sorted);
+std::tuple<Tensor, Tensor> plain_kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim);
+Tensor plain_median(const Tensor& self);
+std::tuple<Tensor, Tensor> plain_median(const Tensor& self, int64_t dim, bool keepdim);
+std::tuple<Tensor, Tensor> plain_mode(const Tensor& self, int64_t dim, bool keepdim);
+Tensor plain_isclose(const Tensor& self, const Tensor& other, double rtol, double atol,
+                     bool equal_nan);
+bool plain_allclose(const Tensor& self, const Tensor& other, double rtol, double atol,
+                    bool equal_nan);
+bool plain_equal(const Tensor& self, const Tensor& other);
+std::tuple<Tensor, Tensor, Tensor> plain_unique(const Tensor& self, bool sorted,
+                                                bool return_inverse, bool return_counts);
+Tensor plain_bincount(const Tensor& self, const Tensor& weights, int64_t minlength);
+Tensor plain_histc(const Tensor& self, int64_t bins, Scalar min, Scalar max);
 Tensor plain_matmul(const Tensor& self, const Tensor& other);
 Tensor plain_mm(const Tensor& self, const Tensor& mat2);
 Tensor plain_bmm(const Tensor& self, const Tensor& mat2);

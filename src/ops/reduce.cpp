@@ -1,4 +1,5 @@
-// Reductions: sum, mean, max, min, argmax, argmin (whole tensor and over dims), as torch.
+// Reductions: sum, mean, prod, max, min, amax, amin, argmax, argmin, all, any (whole tensor
+// and over dims) and the scans cumsum and cumprod, as torch.
 // Each front end resolves dims and dtypes, lays the input out as Note [Reduction shape] asks
 // and calls one kernel.
 
@@ -187,6 +188,92 @@ Tensor min_max_all(const Tensor& a, bool is_max, bool want_index, const char* wh
   return out;
 }
 
+/// The dtype a sum, prod or scan gives: `dtype`, else int64 for bool and integer inputs.
+Dtype fold_dtype(const Tensor& a, std::optional<Dtype> dtype) {
+  return dtype.value_or(is_integral(a.dtype(), true) ? kInt64 : a.dtype());
+}
+
+/// torch 1.13's cpu kernels of prod (float16, bfloat16) and of the scans (float16) do not
+/// exist, and it says so; its CUDA kernels do, so cuda devices run them (simulated ones too).
+void check_cpu_dtype(const Tensor& x, Device device, bool bfloat16_too, const char* kernel) {
+  if (device.is_cpu()) {
+    TIDE_CHECK(x.dtype() != kFloat16 && (!bfloat16_too || x.dtype() != kBFloat16), "[", kernel,
+               "] \"", kernel, "_cpu\" not implemented for '", detail::torch_type_name(x.dtype()),
+               "'; compute in float32 (.to(tide::kFloat32)) or on a cuda device");
+  }
+}
+
+Tensor prod_impl(const Tensor& a, DimMask mask, bool keepdim, std::optional<Dtype> dtype) {
+  detail::check_defined(a, "prod", "input");
+  const Device device = detail::common_device({&a}, "prod");
+  // An explicit dtype converts the input first, as torch.
+  const Tensor x = dtype && *dtype != a.dtype() ? a.to(*dtype) : a;
+  check_cpu_dtype(x, device, true, "prod");
+  ReducePlan plan = plan_reduction(x, mask);
+  Tensor out = detail::make_empty(reduced_shape(a, mask, keepdim), fold_dtype(a, dtype), device);
+  detail::run_kernel(device, "prod", kernels::prod_stub, out, plan.input, plan.shape);
+  return out;
+}
+
+/// amax/amin over `dims` (all when empty): the values of max/min, no indices.
+Tensor extremum_values(const Tensor& a, const std::vector<int64_t>& dims, bool keepdim,
+                       bool is_max, const char* where) {
+  detail::check_defined(a, where, "input");
+  const Device device = detail::common_device({&a}, where);
+  const DimMask mask = dims_mask(a, dims, where);
+  for (int64_t d = 0; d < a.dim(); ++d) {
+    TIDE_CHECK(!reduces(mask, d) || a.shape()[d] > 0, "[", where, "] ", where,
+               "(): Expected reduction dim ", d, " to have non-zero size; reduce over dims "
+               "that have elements");
+  }
+  Tensor out = detail::make_empty(reduced_shape(a, mask, keepdim), a.dtype(), device);
+  if (out.numel() == 0) return out;
+  ReducePlan plan = plan_reduction(a, mask);
+  detail::run_kernel(device, where, kernels::min_max_stub, out, Tensor(), plan.input, plan.shape,
+                     is_max);
+  return out;
+}
+
+/// all/any: every (some) element nonzero, over `mask`. torch keeps uint8 for a uint8 input and
+/// gives bool otherwise; all of nothing is true, any of nothing false.
+Tensor all_any(const Tensor& a, DimMask mask, bool keepdim, bool is_all, const char* where) {
+  detail::check_defined(a, where, "input");
+  const Device device = detail::common_device({&a}, where);
+  const Dtype out_dtype = a.dtype() == kUInt8 ? kUInt8 : kBool;
+  Tensor out = detail::make_empty(reduced_shape(a, mask, keepdim), kBool, device);
+  if (out.numel() > 0) {
+    int64_t reduced = 1;
+    for (int64_t d = 0; d < a.dim(); ++d) {
+      if (reduces(mask, d)) reduced *= a.shape()[d];
+    }
+    if (reduced == 0) {
+      out.fill_(is_all);
+    } else {
+      // The min (all) or max (any) of the elements as bools.
+      const Tensor b = a.dtype() == kBool ? a : ne(a, Scalar(0));
+      ReducePlan plan = plan_reduction(b, mask);
+      detail::run_kernel(device, where, kernels::min_max_stub, out, Tensor(), plan.input,
+                         plan.shape, !is_all);
+    }
+  }
+  return out_dtype == kBool ? out : out.to(out_dtype);
+}
+
+/// cumsum/cumprod along `dim`.
+Tensor scan(const Tensor& a, int64_t dim, std::optional<Dtype> dtype, bool prod,
+            const char* where) {
+  detail::check_defined(a, where, "input");
+  const Device device = detail::common_device({&a}, where);
+  const int64_t d = detail::wrap_dim(dim, a.dim(), where);
+  const Tensor x = (dtype && *dtype != a.dtype() ? a.to(*dtype) : a).contiguous();
+  check_cpu_dtype(x, device, false, prod ? "cumprod_out" : "cumsum_out");
+  Tensor out = detail::make_empty(a.shape(), fold_dtype(a, dtype), device);
+  const kernels::ReduceShape s =
+      a.dim() == 0 ? kernels::ReduceShape{} : kernels::split_at_dim(a.shape(), d);
+  detail::run_kernel(device, where, kernels::scan_stub, out, x, s, prod);
+  return out;
+}
+
 void check_arg_dtype(const Tensor& a, const char* where) {
   TIDE_CHECK(a.dtype() != kBool, "[", where, "] \"", where,
              "_cpu\" not implemented for 'Bool'; convert the input with .to(tide::kUInt8) first");
@@ -258,6 +345,52 @@ std::tuple<Tensor, Tensor> plain_min(const Tensor& a, int64_t dim, bool keepdim)
   Tensor values, indices;
   min_max_dim(a, dim, keepdim, false, true, values, indices, "min");
   return {values, indices};
+}
+
+Tensor plain_prod(const Tensor& a, std::optional<Dtype> dtype) {
+  detail::check_defined(a, "prod", "input");
+  return prod_impl(a, dims_mask(a, {}, "prod"), false, dtype);
+}
+
+Tensor plain_prod(const Tensor& a, int64_t dim, bool keepdim, std::optional<Dtype> dtype) {
+  detail::check_defined(a, "prod", "input");
+  return prod_impl(a, dims_mask(a, {dim}, "prod"), keepdim, dtype);
+}
+
+Tensor plain_amax(const Tensor& a, const std::vector<int64_t>& dims, bool keepdim) {
+  return extremum_values(a, dims, keepdim, true, "amax");
+}
+
+Tensor plain_amin(const Tensor& a, const std::vector<int64_t>& dims, bool keepdim) {
+  return extremum_values(a, dims, keepdim, false, "amin");
+}
+
+Tensor plain_all(const Tensor& a) {
+  detail::check_defined(a, "all", "input");
+  return all_any(a, dims_mask(a, {}, "all"), false, true, "all");
+}
+
+Tensor plain_all(const Tensor& a, int64_t dim, bool keepdim) {
+  detail::check_defined(a, "all", "input");
+  return all_any(a, dims_mask(a, {dim}, "all"), keepdim, true, "all");
+}
+
+Tensor plain_any(const Tensor& a) {
+  detail::check_defined(a, "any", "input");
+  return all_any(a, dims_mask(a, {}, "any"), false, false, "any");
+}
+
+Tensor plain_any(const Tensor& a, int64_t dim, bool keepdim) {
+  detail::check_defined(a, "any", "input");
+  return all_any(a, dims_mask(a, {dim}, "any"), keepdim, false, "any");
+}
+
+Tensor plain_cumsum(const Tensor& a, int64_t dim, std::optional<Dtype> dtype) {
+  return scan(a, dim, dtype, false, "cumsum");
+}
+
+Tensor plain_cumprod(const Tensor& a, int64_t dim, std::optional<Dtype> dtype) {
+  return scan(a, dim, dtype, true, "cumprod");
 }
 
 Tensor plain_argmax(const Tensor& a) {

@@ -561,6 +561,113 @@ Tensor Tensor::argmin() const {
 Tensor Tensor::argmin(int64_t dim, bool keepdim) const {
   return tide::argmin(*this, dim, keepdim);
 }
+Tensor Tensor::prod(std::optional<Dtype> dtype) const {
+  return tide::prod(*this, dtype);
+}
+Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<Dtype> dtype) const {
+  return tide::prod(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::all() const {
+  return tide::all(*this);
+}
+Tensor Tensor::all(int64_t dim, bool keepdim) const {
+  return tide::all(*this, dim, keepdim);
+}
+Tensor Tensor::any() const {
+  return tide::any(*this);
+}
+Tensor Tensor::any(int64_t dim, bool keepdim) const {
+  return tide::any(*this, dim, keepdim);
+}
+Tensor Tensor::amax(std::vector<int64_t> dim, bool keepdim) const {
+  return tide::amax(*this, std::move(dim), keepdim);
+}
+Tensor Tensor::amin(std::vector<int64_t> dim, bool keepdim) const {
+  return tide::amin(*this, std::move(dim), keepdim);
+}
+std::tuple<Tensor, Tensor> Tensor::aminmax(std::optional<int64_t> dim, bool keepdim) const {
+  return tide::aminmax(*this, dim, keepdim);
+}
+Tensor Tensor::var(bool unbiased) const {
+  return tide::var(*this, unbiased);
+}
+Tensor Tensor::var(std::vector<int64_t> dim, bool unbiased, bool keepdim) const {
+  return tide::var(*this, std::move(dim), unbiased, keepdim);
+}
+Tensor Tensor::var(std::vector<int64_t> dim, std::optional<int64_t> correction,
+                   bool keepdim) const {
+  return tide::var(*this, std::move(dim), correction, keepdim);
+}
+Tensor Tensor::std(bool unbiased) const {
+  return tide::std(*this, unbiased);
+}
+Tensor Tensor::std(std::vector<int64_t> dim, bool unbiased, bool keepdim) const {
+  return tide::std(*this, std::move(dim), unbiased, keepdim);
+}
+Tensor Tensor::std(std::vector<int64_t> dim, std::optional<int64_t> correction,
+                   bool keepdim) const {
+  return tide::std(*this, std::move(dim), correction, keepdim);
+}
+Tensor Tensor::norm(Scalar p) const {
+  return tide::norm(*this, p);
+}
+Tensor Tensor::norm(std::optional<Scalar> p, std::vector<int64_t> dim, bool keepdim) const {
+  return tide::norm(*this, p, std::move(dim), keepdim);
+}
+Tensor Tensor::logsumexp(std::vector<int64_t> dim, bool keepdim) const {
+  return tide::logsumexp(*this, std::move(dim), keepdim);
+}
+Tensor Tensor::count_nonzero(std::vector<int64_t> dim) const {
+  return tide::count_nonzero(*this, std::move(dim));
+}
+Tensor Tensor::cumsum(int64_t dim, std::optional<Dtype> dtype) const {
+  return tide::cumsum(*this, dim, dtype);
+}
+Tensor Tensor::cumprod(int64_t dim, std::optional<Dtype> dtype) const {
+  return tide::cumprod(*this, dim, dtype);
+}
+std::tuple<Tensor, Tensor> Tensor::cummax(int64_t dim) const {
+  return tide::cummax(*this, dim);
+}
+std::tuple<Tensor, Tensor> Tensor::cummin(int64_t dim) const {
+  return tide::cummin(*this, dim);
+}
+std::tuple<Tensor, Tensor> Tensor::sort(int64_t dim, bool descending) const {
+  return tide::sort(*this, dim, descending);
+}
+Tensor Tensor::argsort(int64_t dim, bool descending) const {
+  return tide::argsort(*this, dim, descending);
+}
+std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, bool largest, bool sorted) const {
+  return tide::topk(*this, k, dim, largest, sorted);
+}
+std::tuple<Tensor, Tensor> Tensor::kthvalue(int64_t k, int64_t dim, bool keepdim) const {
+  return tide::kthvalue(*this, k, dim, keepdim);
+}
+Tensor Tensor::median() const {
+  return tide::median(*this);
+}
+std::tuple<Tensor, Tensor> Tensor::median(int64_t dim, bool keepdim) const {
+  return tide::median(*this, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> Tensor::mode(int64_t dim, bool keepdim) const {
+  return tide::mode(*this, dim, keepdim);
+}
+Tensor Tensor::isclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  return tide::isclose(*this, other, rtol, atol, equal_nan);
+}
+bool Tensor::allclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  return tide::allclose(*this, other, rtol, atol, equal_nan);
+}
+bool Tensor::equal(const Tensor& other) const {
+  return tide::equal(*this, other);
+}
+Tensor Tensor::bincount(const Tensor& weights, int64_t minlength) const {
+  return tide::bincount(*this, weights, minlength);
+}
+Tensor Tensor::histc(int64_t bins, Scalar min, Scalar max) const {
+  return tide::histc(*this, bins, min, max);
+}
 Tensor Tensor::matmul(const Tensor& other) const {
   return tide::matmul(*this, other);
 }

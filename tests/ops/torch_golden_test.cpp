@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/golden_compare.h"
 #include "support/golden_json.h"
 #include "support/table_samples.h"
 #include "tide/factories.h"
@@ -26,13 +27,12 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kRtol = 1e-5;
-constexpr double kAtol = 1e-6;
-
 using OpGolden = test::Golden;
 using test::dtype_named;
 using test::json_double;
 using test::tensor_from_json;
+using test::close;
+using test::expect_matches;
 
 std::vector<OpGolden> load_goldens() { return test::load_goldens("op_goldens.json"); }
 
@@ -359,69 +359,6 @@ std::optional<OpRunner> find_runner(const std::string& op) {
   auto it = op_table().find(op);
   if (it != op_table().end()) return it->second;
   return table_runner(op);
-}
-
-// ---- comparing with torch's output
-
-std::vector<double> values_as_double(const Tensor& t) {
-  Tensor c = t.cpu().contiguous();
-  std::vector<double> out(c.numel());
-  dispatch_dtype(c.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* p = c.data_ptr<T>();
-    for (int64_t i = 0; i < c.numel(); ++i) {
-      if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-        out[i] = static_cast<float>(p[i]);
-      } else {
-        out[i] = static_cast<double>(p[i]);
-      }
-    }
-  });
-  return out;
-}
-
-std::vector<int64_t> values_as_int64(const Tensor& t) {
-  Tensor c = t.cpu().contiguous();
-  std::vector<int64_t> out(c.numel());
-  dispatch_dtype(c.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* p = c.data_ptr<T>();
-    for (int64_t i = 0; i < c.numel(); ++i) {
-      if constexpr (std::is_integral_v<T>) out[i] = static_cast<int64_t>(p[i]);
-    }
-  });
-  return out;
-}
-
-bool close(double actual, double expected) {
-  if (std::isnan(expected)) return std::isnan(actual);
-  if (std::isinf(expected)) return actual == expected;
-  return std::fabs(actual - expected) <= kAtol + kRtol * std::fabs(expected);
-}
-
-void expect_matches(const Tensor& actual, const json& expected, size_t index) {
-  SCOPED_TRACE("output " + std::to_string(index));
-  ASSERT_TRUE(actual.defined());
-  Dtype dtype = dtype_named(expected.at("dtype").get<std::string>());
-  EXPECT_EQ(name(actual.dtype()), std::string(name(dtype)));
-  ASSERT_EQ(actual.sizes(), expected.at("shape").get<std::vector<int64_t>>());
-  if (actual.dtype() != dtype) return;  // values in another dtype would only repeat the failure
-  const json& values = expected.at("values");
-  ASSERT_EQ(static_cast<size_t>(actual.numel()), values.size());
-  if (is_floating_point(dtype)) {
-    std::vector<double> got = values_as_double(actual);
-    for (size_t i = 0; i < got.size(); ++i) {
-      double want = json_double(values[i]);
-      EXPECT_TRUE(close(got[i], want))
-          << "element " << i << ": got " << got[i] << ", torch gives " << want;
-    }
-  } else {
-    std::vector<int64_t> got = values_as_int64(actual);
-    for (size_t i = 0; i < got.size(); ++i) {
-      int64_t want = dtype == kBool ? values[i].get<bool>() : values[i].get<int64_t>();
-      EXPECT_EQ(got[i], want) << "element " << i;
-    }
-  }
 }
 
 class MatchesTorch : public ::testing::TestWithParam<OpGolden> {};

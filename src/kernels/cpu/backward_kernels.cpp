@@ -31,12 +31,12 @@ void index_add_rows(T* out, const T* src, const Index* index, int64_t outer, int
 /// Moves elements of `bytes` bytes as an unsigned integer of that size.
 template <class U>
 void scatter_dim_rows(U* out, const U* src, const int64_t* index, int64_t outer, int64_t size,
-                      int64_t inner) {
+                      int64_t inner, int64_t k) {
   std::fill(out, out + outer * size * inner, U(0));  // all-zero bits are 0 in every dtype
   for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t i = 0; i < inner; ++i) {
-      const int64_t v = index[o * inner + i];
-      if (v >= 0 && v < size) out[(o * size + v) * inner + i] = src[o * inner + i];
+    for (int64_t e = o * k * inner; e < (o + 1) * k * inner; ++e) {
+      const int64_t v = index[e], i = e % inner;
+      if (v >= 0 && v < size) out[(o * size + v) * inner + i] = src[e];
     }
   }
 }
@@ -97,12 +97,15 @@ void scatter_dim_kernel(const Tensor& out, const Tensor& src, const Tensor& inde
   TIDE_INTERNAL_ASSERT(dense(out) && dense(src) && dense(index));
   TIDE_INTERNAL_ASSERT(out.dtype() == src.dtype() && index.dtype() == kInt64);
   const ReduceShape around = split_at_dim(out.shape(), dim);
-  TIDE_INTERNAL_ASSERT(src.numel() == around.outer * around.inner && index.numel() == src.numel());
+  TIDE_INTERNAL_ASSERT(index.numel() == src.numel());
+  const int64_t lines = around.outer * around.inner;
+  const int64_t k = lines == 0 ? 0 : src.numel() / lines;
+  TIDE_INTERNAL_ASSERT(src.numel() == lines * k);
   const auto* idx = static_cast<const int64_t*>(index.raw_data());
   auto run = [&](auto zero) {
     using U = decltype(zero);
     scatter_dim_rows(static_cast<U*>(out.raw_data()), static_cast<const U*>(src.raw_data()), idx,
-                     around.outer, around.reduced, around.inner);
+                     around.outer, around.reduced, around.inner, k);
   };
   switch (out.element_size()) {
     case 1:

@@ -18,7 +18,9 @@ void index_add_kernel(const Tensor& out, const Tensor& src, const Tensor& index,
 
 /// The backward of max and min along a dim (torch's value_selecting_reduction_backward): out,
 /// viewed as (outer, size, inner) around `dim`, becomes 0 except out[o, index[o, i], i] =
-/// src[o, i]. src and index have out's shape with size 1 at `dim` (keepdim); every tensor is
+/// src[o, i]. src and index have out's shape with size 1 at `dim` (keepdim), or size k there
+/// (sort and topk's backward: out[o, index[o, j, i], i] = src[o, j, i], the indices of a line
+/// distinct); every tensor is
 /// contiguous; src and out share a dtype (any: elements are moved, not computed); index is
 /// int64. An index outside [0, size) is skipped (the forward produced every index).
 void scatter_dim_kernel(const Tensor& out, const Tensor& src, const Tensor& index, int64_t dim);

@@ -43,6 +43,20 @@ inline ReduceShape split_at_dim(const DimVector& shape, int64_t dim) {
 /// of 16 independent lanes) for accuracy; the result does not depend on the thread count.
 void sum_kernel(const Tensor& out, const Tensor& in, ReduceShape shape, bool mean);
 
+/// out[o, i] = the product over r of in[o, r, i] (1 when reduced == 0), with sum_kernel's
+/// dtypes and accumulators (Note [Reduction folds]).
+void prod_kernel(const Tensor& out, const Tensor& in, ReduceShape shape);
+
+/// out[o, r, i] = the sum (or product) of in[o, 0..r, i]: cumsum and cumprod. out has in's
+/// shape and in's dtype, or int64 for a bool or integer input; both contiguous.
+void scan_kernel(const Tensor& out, const Tensor& in, ReduceShape shape, bool prod);
+
+/// cummax/cummin: values[o, r, i] / indices[o, r, i] = the max (min) of in[o, 0..r, i] and
+/// the last position where it occurs (torch: a later equal value or NaN takes over). All of
+/// in's shape, contiguous; values of in's dtype, indices int64.
+void cum_extremum_kernel(const Tensor& values, const Tensor& indices, const Tensor& in,
+                         ReduceShape shape, bool is_max);
+
 /// values[o, i] / indices[o, i] = the max (or min) over r of in[o, r, i] and the first r where
 /// it occurs; NaN wins and the first NaN is reported. Either output may be undefined (not
 /// wanted). `reduced` must be > 0; values has in's dtype, indices is int64, both contiguous.

@@ -62,6 +62,11 @@ decltype(where_stub) where_stub{&where_kernel};
 decltype(fill_stub) fill_stub{&fill_kernel};
 decltype(copy_stub) copy_stub{&copy_kernel};
 decltype(sum_stub) sum_stub{&sum_kernel};
+decltype(prod_stub) prod_stub{&prod_kernel};
+decltype(scan_stub) scan_stub{&scan_kernel};
+// values and indices are both outputs.
+decltype(cum_extremum_stub) cum_extremum_stub{&cum_extremum_kernel, nullptr, 0b11};
+decltype(sort_stub) sort_stub{&sort_kernel, nullptr, 0b11};
 // values and indices are both outputs.
 decltype(min_max_stub) min_max_stub{&min_max_kernel, nullptr, 0b11};
 decltype(softmax_stub) softmax_stub{&softmax_kernel};
@@ -100,6 +105,10 @@ std::vector<StubInfo> all_stubs() {
           {"copy", copy_stub.cuda != nullptr},
           {"sum", sum_stub.cuda != nullptr},
           {"min_max", min_max_stub.cuda != nullptr},
+          {"prod", prod_stub.cuda != nullptr},
+          {"scan", scan_stub.cuda != nullptr},
+          {"cum_extremum", cum_extremum_stub.cuda != nullptr},
+          {"sort", sort_stub.cuda != nullptr},
           {"softmax", softmax_stub.cuda != nullptr},
           {"nll_loss", nll_loss_stub.cuda != nullptr},
           {"index_select", index_select_stub.cuda != nullptr},

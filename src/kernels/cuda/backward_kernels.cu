@@ -1,5 +1,6 @@
 // GPU launchers of the backward stubs: index_add (index_select's backward), scatter_dim (max and
-// min along a dim) and nll_loss's backward, as the cpu loops in kernels/cpu/backward_kernels.cpp.
+// min along a dim, sort and topk) and nll_loss's backward, as the cpu loops in
+// kernels/cpu/backward_kernels.cpp.
 //
 // Note [GPU backward kernels]: index_add adds with atomics, one thread per source element, so
 // repeated indices accumulate in an unspecified order (as torch's index_add_ on GPUs; results
@@ -75,11 +76,11 @@ constexpr int kScatterThreads = 256;
 template <class U>
 __global__ void __launch_bounds__(kScatterThreads)
     scatter_dim_kernel(U* out, const U* src, const int64_t* index, int64_t outer, int64_t size,
-                       int64_t inner) {
-  const int64_t total = outer * inner;
+                       int64_t inner, int64_t k) {
+  const int64_t total = outer * k * inner;
   for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t o = e / inner, i = e - o * inner;
+    const int64_t o = e / (k * inner), i = e % inner;
     const int64_t v = index[e];
     if (v >= 0 && v < size) out[(o * size + v) * inner + i] = src[e];
   }
@@ -89,11 +90,14 @@ template <class U>
 void launch_scatter_dim(const Tensor& out, const Tensor& src, const Tensor& index,
                         const kernels::ReduceShape& around) {
   const LaunchContext& ctx = current_launch();
-  const int64_t total = around.outer * around.inner;
+  const int64_t lines = around.outer * around.inner;
+  const int64_t k = src.numel() / lines;
+  const int64_t total = lines * k;
   scatter_dim_kernel<U><<<grid_for(ceil_div(total, kScatterThreads), ctx, kScatterThreads),
                           kScatterThreads, 0, ctx.stream>>>(
       static_cast<U*>(out.raw_data()), static_cast<const U*>(src.raw_data()),
-      static_cast<const int64_t*>(index.raw_data()), around.outer, around.reduced, around.inner);
+      static_cast<const int64_t*>(index.raw_data()), around.outer, around.reduced, around.inner,
+      k);
   TIDE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -173,6 +177,7 @@ void scatter_dim_cuda(const Tensor& out, const Tensor& src, const Tensor& index,
   const kernels::ReduceShape around = kernels::split_at_dim(out.shape(), dim);
   // All-zero bits are 0 in every dtype; elements then move as unsigned words of their size.
   TIDE_CUDA_CHECK(cudaMemsetAsync(out.raw_data(), 0, out.nbytes(), current_launch().stream));
+  if (src.numel() == 0) return;  // topk with k = 0: nothing to place
   switch (out.element_size()) {
     case 1:
       launch_scatter_dim<uint8_t>(out, src, index, around);

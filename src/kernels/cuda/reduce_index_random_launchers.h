@@ -14,6 +14,12 @@
 namespace tide::kernels::cuda {
 
 void sum_cuda(const Tensor& out, const Tensor& in, kernels::ReduceShape shape, bool mean);
+void prod_cuda(const Tensor& out, const Tensor& in, kernels::ReduceShape shape);
+void scan_cuda(const Tensor& out, const Tensor& in, kernels::ReduceShape shape, bool prod);
+void cum_extremum_cuda(const Tensor& values, const Tensor& indices, const Tensor& in,
+                       kernels::ReduceShape shape, bool is_max);
+void sort_cuda(const Tensor& values, const Tensor& indices, const Tensor& in,
+               kernels::ReduceShape shape, bool descending);
 void min_max_cuda(const Tensor& values, const Tensor& indices, const Tensor& in,
                   kernels::ReduceShape shape, bool is_max);
 void softmax_cuda(const Tensor& out, const Tensor& in, kernels::ReduceShape shape, bool log);

@@ -9,6 +9,10 @@ namespace tide::kernels::cuda {
 
 void register_reduction_index_random_kernels() {
   kernels::sum_stub.cuda = &sum_cuda;
+  kernels::prod_stub.cuda = &prod_cuda;
+  kernels::scan_stub.cuda = &scan_cuda;
+  kernels::cum_extremum_stub.cuda = &cum_extremum_cuda;
+  kernels::sort_stub.cuda = &sort_cuda;
   kernels::min_max_stub.cuda = &min_max_cuda;
   kernels::softmax_stub.cuda = &softmax_cuda;
   kernels::nll_loss_stub.cuda = &nll_loss_cuda;
