@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tide_cases.h"
+#include "conv_cases.h"
 #include "data_loader_cases.h"
 #include "train_loop_cases.h"
 #include "training_cases.h"
@@ -183,6 +184,7 @@ int main(int argc, char** argv) {
   register_training_cases();
   register_data_loader_cases();
   register_train_loop_cases();
+  tide::bench::register_conv_cases();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

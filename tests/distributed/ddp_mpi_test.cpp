@@ -1,7 +1,8 @@
 // nn::DistributedDataParallel on every rank of an mpirun job (2 and 4 ranks; cpu, and one
 // simulated GPU per rank): training equals one process on the concatenated batch, no_sync
 // accumulation equals one step on the bigger batch, the construction broadcast, buffers,
-// unused parameters (torch's error, and find_unused_parameters), and device misuse.
+// BatchNorm's running statistics (broadcast from rank 0 at each forward, as torch's), unused
+// parameters (torch's error, and find_unused_parameters), and device misuse.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -181,6 +182,64 @@ TEST_P(DDP, BroadcastBuffersCopiesRankZerosBuffersAtEveryForward) {
     EXPECT_EQ(shifted.shift.cpu().tolist<float>(), (std::vector<float>{want, want}))
         << "broadcast_buffers " << broadcast;
   }
+}
+
+TEST_P(DDP, BatchNormsRunningStatisticsAreRankZerosAtEachForwardAsTorchs) {
+  // torch's broadcast_buffers=True: each forward starts from rank 0's running statistics and
+  // updates them with the rank's own batch, so after two steps on different shares rank r
+  // holds "rank 0's batch, then r's": what one BatchNorm2d shown those two batches holds.
+  manual_seed(7);
+  nn::BatchNorm2d bn(2);
+  bn.to(device());
+  DistributedDataParallel ddp(bn);
+  manual_seed(8);
+  const Tensor first = randn({world() * kRows, 2, 3, 3}).to(device()) * 2 + 1;
+  const Tensor second = randn({world() * kRows, 2, 3, 3}).to(device()) - 3;
+  const auto share = [&](const Tensor& t, int r) { return t.narrow(0, r * kRows, kRows); };
+  ddp(share(first, rank())).sum().backward();
+  // The first step's statistics differ by rank: each saw its own share.
+  const std::vector<Tensor> means = gathered(bn.running_mean);
+  EXPECT_GT(max_abs_diff(means[0], means[world() - 1]), 1e-3);
+  ddp(share(second, rank())).sum().backward();
+
+  nn::BatchNorm2d ref(2);
+  ref.to(device());
+  ref(share(first, 0));
+  ref(share(second, rank()));
+  EXPECT_LT(max_abs_diff(bn.running_mean, ref.running_mean), 1e-5);
+  EXPECT_LT(max_abs_diff(bn.running_var, ref.running_var), 1e-5);
+  EXPECT_EQ(bn.num_batches_tracked.cpu().item<int64_t>(), 2);
+
+  // Without broadcasting, each rank's statistics are its own shares' alone.
+  manual_seed(7);
+  nn::BatchNorm2d own(2);
+  own.to(device());
+  DistributedDataParallel local(own, DDPOptions().broadcast_buffers(false));
+  local(share(first, rank())).sum().backward();
+  local(share(second, rank())).sum().backward();
+  nn::BatchNorm2d mine(2);
+  mine.to(device());
+  mine(share(first, rank()));
+  mine(share(second, rank()));
+  EXPECT_LT(max_abs_diff(own.running_mean, mine.running_mean), 1e-5);
+  EXPECT_LT(max_abs_diff(own.running_var, mine.running_var), 1e-5);
+
+  // eval: the next forward (after a training step with grad) broadcasts too, then normalizes
+  // by the running statistics, so every rank maps the same input to the same output.
+  bn.eval();
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = ddp(share(first, 0));
+  }
+  const std::vector<Tensor> outs = gathered(out);
+  for (int r = 1; r < world(); ++r) EXPECT_LT(max_abs_diff(outs[r], outs[0]), 1e-6);
+  nn::BatchNorm2d ref0(2);
+  ref0.to(device());
+  ref0(share(first, 0));
+  ref0(share(second, 0));
+  ref0.eval();
+  EXPECT_LT(max_abs_diff(out, ref0(share(first, 0)).detach()), 1e-5);
 }
 
 TEST_P(DDP, AParameterWithoutGradientRaisesTorchsErrorAtTheNextForward) {

@@ -94,7 +94,7 @@ TEST(TideDemo, ListsTheCudaStepsItSkipsWithTheReason) {
   EXPECT_THAT(s, HasSubstr("    why: --disable-cuda was given\n"));
   EXPECT_THAT(s, HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: --disable-cuda was "
                            "given\n"));
-  EXPECT_THAT(s, HasSubstr("demo: 5 steps ran, 14 skipped, 0 failed\n"));
+  EXPECT_THAT(s, HasSubstr("demo: 6 steps ran, 14 skipped, 0 failed\n"));
 }
 
 TEST(TideDemo, SaysWhyThereIsNoCudaDeviceWhenThereIsNone) {
@@ -112,7 +112,7 @@ TEST(TideCli, RunsInfoAndDemoSubcommands) {
   EXPECT_THAT(info.out, HasSubstr("devices:"));
   CliResult demo = run_cli({"demo", "--disable-cuda"});
   EXPECT_EQ(demo.code, 0) << demo.out << demo.err;
-  EXPECT_THAT(demo.out, HasSubstr("demo: 5 steps ran, 14 skipped, 0 failed\n"));
+  EXPECT_THAT(demo.out, HasSubstr("demo: 6 steps ran, 14 skipped, 0 failed\n"));
 }
 
 TEST(TideCli, PrintsTheVersionWithVersionFlag) {
@@ -208,7 +208,7 @@ TEST(TideExecutable, RunsTheDeviceGuardStepOnTwoSimulatedDevices) {
                                "  [4] The device can always be named explicitly (needs 3 cuda "
                                "devices with tensors)\n"
                                "    why: needs more cuda devices than the 2 present"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 18 steps ran, 1 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 19 steps ran, 1 skipped, 0 failed\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
 }
 
@@ -225,8 +225,20 @@ CliResult TideDemoOnThreeSimulatedGpus::result_;
 TEST_F(TideDemoOnThreeSimulatedGpus, RunsEveryStepAndExitsZero) {
   EXPECT_EQ(result_.code, 0) << out();
   EXPECT_THAT(out(), HasSubstr("devices: cpu, and 3 cuda devices\n"));
-  EXPECT_THAT(out(), HasSubstr("demo: 19 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(out(), HasSubstr("demo: 20 steps ran, 0 skipped, 0 failed\n"));
   EXPECT_THAT(out(), Not(HasSubstr("FAILED")));
+}
+
+TEST_F(TideDemoOnThreeSimulatedGpus, MovesBatchNormsBuffersAndEvalUsesTheRunningStatistics) {
+  EXPECT_THAT(out(), HasSubstr("    nn::BatchNorm2d bn(2);  bn.to(device);  // parameters and "
+                               "buffers, in place\n"
+                               "    buffer 'running_mean' on cuda:0\n"
+                               "    buffer 'running_var' on cuda:0\n"
+                               "    buffer 'num_batches_tracked' on cuda:0\n"));
+  EXPECT_THAT(out(), HasSubstr("    bn.num_batches_tracked -> 1\n"));
+  EXPECT_THAT(out(), HasSubstr("    bn.eval();  y = bn(x);  // the running statistics, not the "
+                               "batch's\n"
+                               "    y.mean(): 0.0000 in train(), "));
 }
 
 TEST_F(TideDemoOnThreeSimulatedGpus, SaysPlainlyThatTheGpusAreSimulated) {
@@ -360,7 +372,7 @@ TEST(TideExecutable, RaisesTheAsyncErrorAtTheOpUnderLaunchBlocking) {
   EXPECT_THAT(r.out,
               HasSubstr("(the seed's incorrect version is not raced here: "
                         "CUDA_LAUNCH_BLOCKING=1 makes every op finish before it returns)\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 19 steps ran, 0 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 20 steps ran, 0 skipped, 0 failed\n"));
 }
 
 TEST(TideExecutable, RunsOnThreeSimulatedGpusByDefaultWhenThereIsNoGpuAndSaysSoFirst) {
@@ -393,5 +405,5 @@ TEST(TideExecutable, SkipsEveryCudaStepWithTheReasonWhenThereIsNoDevice) {
   EXPECT_THAT(r.out, HasSubstr("TIDE_SIM_DEVICES"));
   EXPECT_THAT(r.out,
               HasSubstr("    y_gpu = x_gpu.new_full({3, 2}, -5)  skipped: no cuda device\n"));
-  EXPECT_THAT(r.out, HasSubstr("demo: 5 steps ran, 14 skipped, 0 failed\n"));
+  EXPECT_THAT(r.out, HasSubstr("demo: 6 steps ran, 14 skipped, 0 failed\n"));
 }

@@ -28,7 +28,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CLI::App* train = app.add_subcommand(
       "train", "Train an MLP on Fashion-MNIST (or any MNIST-format directory) on the devices "
                "present, with pinned batches, a device prefetcher and DataParallel over --gpus");
-  train->add_option("--model", train_options.model, "The model: mlp")->capture_default_str();
+  train->add_option("--model", train_options.model,
+                    "The model: mlp (784-256-10) or cnn (two conv-BatchNorm-ReLU-pool blocks, "
+                    "a linear head)")->capture_default_str();
   train->add_option("--data", train_options.data,
                     "A directory of MNIST-format files (train-images-idx3-ubyte[.gz], ...)")
       ->capture_default_str();

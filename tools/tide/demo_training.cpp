@@ -1,6 +1,9 @@
 // The demo steps of the seeds' training advice (Note [Demo steps] in demo.cpp): the tutorial's
-// sections 1-5 and the note's best practices for data and several GPUs.
+// sections 1-5, BatchNorm's buffers, and the note's best practices for data and several GPUs.
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -26,6 +29,42 @@ void module_cuda_moves_in_place(DemoContext& c) {
   expect(!t.is_cuda() && t_cuda.is_cuda(), "tensor.cuda() to return a cuda copy, t unchanged");
   expect(module.weight.is_cuda() && module.bias.is_cuda() && weight_before.is_cuda(),
          "module.cuda() to move its parameters in place");
+}
+
+void batch_norm_buffers_move_and_eval_uses_them(DemoContext& c) {
+  nn::BatchNorm2d bn(2);
+  Tensor mean_handle = bn.running_mean;
+  bn.to(c.device);
+  code(c, "nn::BatchNorm2d bn(2);  bn.to(device);  // parameters and buffers, in place");
+  for (const auto& [name, buffer] : bn.named_buffers()) {
+    c.out << "    buffer '" << name << "' on " << buffer.device() << "\n";
+  }
+  manual_seed(0);
+  Tensor x = (randn({4, 2, 3, 3}) * 2 + 5).to(c.device);
+  Tensor y_train = bn(x);
+  code(c, "x = (tide::randn({4, 2, 3, 3}) * 2 + 5).to(device);  y = bn(x);  // train(): "
+          "the batch's statistics");
+  show(c, "bn.running_mean  // 0.9 * 0 + 0.1 * the batch's mean", bn.running_mean);
+  c.out << "    bn.num_batches_tracked -> " << bn.num_batches_tracked.item<int64_t>() << "\n";
+  bn.eval();
+  Tensor y_eval = bn(x);
+  code(c, "bn.eval();  y = bn(x);  // the running statistics, not the batch's");
+  const Tensor by_hand = (x - bn.running_mean.view({1, 2, 1, 1})) /
+                         (bn.running_var.view({1, 2, 1, 1}) + bn.eps).sqrt();
+  const float train_mean = y_train.mean().item<float>();
+  const float eval_mean = y_eval.mean().item<float>();
+  c.out << fmt::format("    y.mean(): {:.4f} in train(), {:.4f} in eval()\n", train_mean,
+                       eval_mean);
+  const Device where = bn.weight.device();  // device's index resolved (cuda -> cuda:0)
+  expect(where.is_cuda() == c.device.is_cuda() && mean_handle.device() == where &&
+             bn.running_var.device() == where && bn.num_batches_tracked.device() == where,
+         "bn.to(device) to move the buffers in place");
+  expect(bn.num_batches_tracked.item<int64_t>() == 1, "a training forward to count its batch");
+  const float off = (y_eval - by_hand).abs().max().item<float>();
+  expect(off < 1e-5f,
+         "eval() to normalize by running_mean and running_var");
+  expect(std::abs(train_mean) < 1e-4f && eval_mean > 1.0f,
+         "train() to center the batch, eval() only by the running mean (0.1 of the batch's)");
 }
 
 void criterion_cuda_moves_its_weight(DemoContext& c) {
@@ -130,6 +169,11 @@ std::vector<DemoStep> training_demo_steps() {
        "t_cuda = t.cuda(); print(t.is_cuda, t_cuda.is_cuda)  # False True; "
        "module = nn.Linear(3, 4); module.cuda(device=0); print(module.weight.is_cuda)  # True",
        1, true, module_cuda_moves_in_place},
+      {"BatchNorm's running statistics are buffers: they move with the module, and eval() "
+       "normalizes by them",
+       "model.to(device)  # parameters and buffers; model.train() / model.eval() (Dropout, "
+       "BatchNorm): in eval BatchNorm uses running_mean and running_var",
+       0, false, batch_norm_buffers_move_and_eval_uses_them},
       {"criterion.cuda() moves the loss's class weights",
        "criterion = torch.nn.CrossEntropyLoss(weight=torch.Tensor([1, 3])); ... "
        "criterion.cuda(); loss = criterion(inputs, target); print(criterion._buffers)",

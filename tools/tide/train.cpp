@@ -18,6 +18,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -26,6 +27,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "distributed/launcher_env.h"
@@ -106,7 +108,8 @@ Device checked_cuda_device(const TrainOptions& o, int index, int count) {
 
 /// Resolves --device, --disable-cuda, --gpus and --pin-memory; throws on any misuse.
 TrainPlan plan_training(const TrainOptions& o) {
-  TIDE_CHECK(o.model == "mlp", "--model ", o.model, ": the models are: mlp");
+  TIDE_CHECK(o.model == "mlp" || o.model == "cnn", "--model ", o.model,
+             ": the models are: mlp, cnn");
   TIDE_CHECK(o.epochs >= 1, "--epochs ", o.epochs, ": expected at least 1");
   TIDE_CHECK(o.batch_size >= 1, "--batch-size ", o.batch_size, ": expected at least 1");
   TIDE_CHECK(o.lr > 0, "--lr ", o.lr, ": expected a positive learning rate");
@@ -195,6 +198,27 @@ std::shared_ptr<nn::Sequential> make_mlp() {
                                           nn::Linear(256, 10));
 }
 
+/// Two conv-BatchNorm-ReLU-pool blocks (1 -> 32 -> 64 channels, 28 -> 14 -> 7 pixels) and a
+/// linear head. Measured here after 5 epochs (SGD lr 0.02, momentum 0.9): 90.74%, and 91.04%
+/// with 16 -> 32 channels (90.74% at lr 0.01); issue 27 asks for 91%: the test accuracy still
+/// swings by about 1% between epochs at a constant learning rate.
+/// The convolutions have no bias: the BatchNorm after each subtracts the channel's mean, which
+/// would cancel it.
+std::shared_ptr<nn::Sequential> make_cnn() {
+  return std::make_shared<nn::Sequential>(
+      nn::Conv2d(1, 32, {3, 3}, 1, 1, 1, 1, /*bias=*/false), nn::BatchNorm2d(32), nn::ReLU(),
+      nn::MaxPool2d(2),
+      nn::Conv2d(32, 64, {3, 3}, 1, 1, 1, 1, /*bias=*/false), nn::BatchNorm2d(64), nn::ReLU(),
+      nn::MaxPool2d(2),
+      nn::Flatten(), nn::Linear(64 * 7 * 7, 10));
+}
+
+/// How the run's model is described on its "model:" line.
+const char* model_description(const std::string& model) {
+  return model == "cnn" ? "cnn conv32-bn-relu-pool-conv64-bn-relu-pool-linear10"
+                        : "mlp 784-256-10";
+}
+
 /// Fashion-MNIST's pixel mean and standard deviation over the training set: inputs centered
 /// and scaled to unit variance train faster (torchvision's transforms.Normalize).
 constexpr double kPixelMean = 0.2860, kPixelStd = 0.3530;
@@ -253,7 +277,7 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out)
   out << "data: " << o.data << ": " << train_data->size() << " training and "
       << test_data->size() << " test images\n";
 
-  std::shared_ptr<nn::Sequential> model = make_mlp();
+  std::shared_ptr<nn::Sequential> model = o.model == "cnn" ? make_cnn() : make_mlp();
   model->to(plan.device);
   std::unique_ptr<nn::Module> parallel;
   if (!plan.gpus.empty()) parallel = std::make_unique<nn::DataParallel>(*model, plan.gpus);
@@ -270,7 +294,7 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out)
     where = fmt::format("DistributedDataParallel, {} processes ({}), rank 0 on {}",
                         plan.world_size, distributed::get_backend(), plan.device.str());
   }
-  out << "model: mlp 784-256-10 on " << where << "; SGD lr " << o.lr
+  out << "model: " << model_description(o.model) << " on " << where << "; SGD lr " << o.lr
       << " momentum 0.9; batch " << o.batch_size << ", " << o.workers << " workers, "
       << (plan.pin_memory ? "pinned" : "pageable") << " batches\n";
 
@@ -295,7 +319,11 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out)
                                                              : train_data->size());
   // Reading the loss synchronizes with the device: only every `redraw` batches.
   const int64_t redraw = o.terminal ? 20 : std::max<int64_t>(1, (total / o.batch_size) / 50);
+  // The training passes' wall time, test passes excluded (the device is synchronized by the
+  // epoch's last loss read before the clock stops).
+  std::chrono::duration<double> training_time{0};
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    const auto epoch_start = std::chrono::steady_clock::now();
     if (train_sampler) train_sampler->set_epoch(epoch);
     ProgressBar bar(out, o.terminal, fmt::format("epoch {}/{}", epoch, o.epochs), total);
     Tensor window = zeros({}, tide::device(plan.device));
@@ -319,11 +347,16 @@ int train(const TrainOptions& o, const TrainPlan& plan, std::ostream& rank0_out)
     });
     if (since > 0) epoch_loss += window.item<double>();
     bar.finish(done, epoch_loss / static_cast<double>(std::max<int64_t>(batches, 1)));
+    training_time += std::chrono::steady_clock::now() - epoch_start;
     // Distributed, the plain model evaluates (torch's ddp.module): no DDP bookkeeping.
     nn::Module& evaluated = o.distributed ? static_cast<nn::Module&>(*model) : net;
     out << fmt::format("test accuracy: {:.2f}%\n",
                        test_accuracy(evaluated, test_loader, plan.device, o.distributed));
   }
+
+  out << fmt::format("training time: {:.1f} s for {} epochs on {} ({} cpu cores)\n",
+                     training_time.count(), o.epochs, where,
+                     std::thread::hardware_concurrency());
 
   // Every rank holds the same parameters (DDP): rank 0 writes the files.
   if (!o.save.empty() && plan.rank == 0) {
