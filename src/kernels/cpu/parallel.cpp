@@ -6,7 +6,7 @@
 #include <omp.h>
 #endif
 
-namespace tide::kernels::detail {
+namespace tide::kernels {
 
 void parallel_chunks(int64_t begin, int64_t end, int64_t grain, const void* f,
                      void (*call)(const void*, int64_t, int64_t)) {
@@ -33,4 +33,4 @@ void parallel_chunks(int64_t begin, int64_t end, int64_t grain, const void* f,
   call(f, begin, end);
 }
 
-}  // namespace tide::kernels::detail
+}  // namespace tide::kernels

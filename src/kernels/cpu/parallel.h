@@ -15,7 +15,6 @@ namespace tide::kernels {
 /// gains little from a second thread anyway.
 inline constexpr int64_t kGrainSize = 32768 * 8;
 
-namespace detail {
 /// Calls call(f, b, e) over disjoint chunks covering [begin, end) on OpenMP's threads, or once
 /// on this one inside a parallel region or with one thread. Note [One parallel region]: every
 /// parallel_for shares this one compiled region, reached through a function pointer, instead
@@ -24,7 +23,6 @@ namespace detail {
 /// of the kernel files' compile time (issue 24's build-time budget).
 void parallel_chunks(int64_t begin, int64_t end, int64_t grain, const void* f,
                      void (*call)(const void*, int64_t, int64_t));
-}  // namespace detail
 
 /// Calls f(begin, end) over disjoint chunks covering [begin, end), in parallel when large.
 template <class F>
@@ -32,7 +30,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {
   if (begin >= end) return;
 #if defined(TIDE_USE_OPENMP)
   if (end - begin > grain) {
-    detail::parallel_chunks(begin, end, grain, &f, [](const void* fn, int64_t b, int64_t e) {
+    parallel_chunks(begin, end, grain, &f, [](const void* fn, int64_t b, int64_t e) {
       (*static_cast<const F*>(fn))(b, e);
     });
     return;
