@@ -12,12 +12,8 @@ namespace tide {
 namespace {
 
 using test::gradcheck;
+using test::rnd;
 using V = const std::vector<Tensor>&;
-
-Tensor rnd(std::vector<int64_t> shape, uint64_t seed) {
-  manual_seed(seed);
-  return randn(std::move(shape), dtype(kFloat64));
-}
 
 TEST(ConvGradcheck, Conv2dWithStridePaddingDilationAndBias) {
   EXPECT_TRUE(gradcheck([](V x) { return conv2d(x[0], x[1], x[2], {2, 1}, {1, 2}, {1, 2}); },

@@ -13,12 +13,9 @@ namespace tide {
 namespace {
 
 using test::gradcheck;
+using test::rnd;
 using V = const std::vector<Tensor>&;
 
-Tensor rnd(std::vector<int64_t> shape, uint64_t seed) {
-  manual_seed(seed);
-  return randn(std::move(shape), dtype(kFloat64));
-}
 Tensor positive(std::vector<int64_t> shape, uint64_t seed) {
   manual_seed(seed);
   return rand(std::move(shape), dtype(kFloat64)) + 0.5;

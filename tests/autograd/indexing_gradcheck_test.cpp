@@ -12,12 +12,8 @@ namespace tide {
 namespace {
 
 using test::gradcheck;
+using test::rnd;
 using V = const std::vector<Tensor>&;
-
-Tensor rnd(std::vector<int64_t> shape, uint64_t seed) {
-  manual_seed(seed);
-  return randn(std::move(shape), dtype(kFloat64));
-}
 
 TEST(IndexingGradcheck, TakeWithRepeatedAndNegativeIndices) {
   const Tensor idx = tensor({{0, 5}, {-1, 0}});

@@ -14,12 +14,8 @@ namespace tide {
 namespace {
 
 using test::gradcheck;
+using test::rnd;
 using V = const std::vector<Tensor>&;
-
-Tensor rnd(std::vector<int64_t> shape, uint64_t seed) {
-  manual_seed(seed);
-  return randn(std::move(shape), dtype(kFloat64));
-}
 
 bool near(const Tensor& a, const Tensor& b) {
   return (a - b).abs().max().item<double>() < 1e-12;

@@ -10,16 +10,24 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tide/autograd.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
+#include "tide/random.h"
 #include "tide/tensor.h"
 
 namespace tide::test {
 
 using GradFn = std::function<Tensor(const std::vector<Tensor>&)>;
+
+/// Standard normal float64 draws of `shape` from a fixed seed: a gradcheck test's usual input.
+inline Tensor rnd(std::vector<int64_t> shape, uint64_t seed) {
+  manual_seed(seed);
+  return randn(std::move(shape), dtype(kFloat64));
+}
 
 /// Fixed weights with t's shape (float64, on cpu): 0.5 + 0.21 * ((7 i mod 11) - 5).
 inline Tensor reduction_weights(const Tensor& t) {
