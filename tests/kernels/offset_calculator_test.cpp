@@ -221,6 +221,11 @@ TEST(ForEachKernelIter, SplitsACountBeyondInt32IntoFewPieces) {
   it.shape = DimVector{3, int64_t{1} << 31};
   it.strides[0] = DimVector{int64_t{1} << 31, 1};
   it.strides[1] = DimVector{0, 1};
+  // Base addresses for the pieces' pointer arithmetic (a null base plus an offset is undefined
+  // behaviour, which UBSan reports); nothing is dereferenced.
+  char base[2];
+  it.data[0] = &base[0];
+  it.data[1] = &base[1];
   int64_t covered = 0;
   int pieces = 0;
   for_each_kernel_iter(it, [&](const ElementwiseIter& sub) {
