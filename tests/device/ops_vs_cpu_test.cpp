@@ -295,6 +295,14 @@ TEST(OpsVsCpu, CatStackChunkSplitAndIndexSelectMatchCpuBitForBit) {
     return Tensors{cat({t[0], t[1]}, 0), cat({t[0], t[2]}, 1), tide::stack({t[0], t[1]}, 1),
                    tide::stack({t[0], t[1]})};
   }, kAllExact);
+  // Strided and converting inputs take the copy loops inside cat's kernel, which must run in
+  // the kernel's place on the stream (a copy_ op issued there ran after the caller's read).
+  expect_matches_cpu("cat of strided and converting inputs", {in.a, in.x, in.ia},
+                     [](const Tensors& t) {
+    return Tensors{cat({t[0].narrow(1, 0, 3), t[0]}, 1),
+                   cat({t[1].transpose(0, 1), t[1].narrow(0, 0, 2).transpose(0, 1)}, 1),
+                   cat({t[0], t[2]}, 0)};
+  }, kAllExact);
   expect_matches_cpu("chunk and split", {in.x}, [](const Tensors& t) {
     Tensors out = chunk(t[0], 3, 1);
     for (const Tensor& p : split(t[0], 2, 2)) out.push_back(p);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/cpu/copy_kernels.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/reduce_kernels.h"
 
@@ -31,7 +32,10 @@ void cat_kernel(const Tensor& out, const std::vector<Tensor>& inputs, int64_t di
           }
         });
       } else {
-        out.narrow(dim, offset, size).copy_(t);  // strided or converting: the copy loops
+        // Strided or converting: the copy loops, run here. Not copy_, an op: on a simulated
+        // GPU this kernel runs on the stream's worker, and an op issued there would be
+        // enqueued behind whatever the caller queued after cat (its own read of the result).
+        copy_kernel(out.narrow(dim, offset, size), t);
       }
     }
     offset += size;
