@@ -60,6 +60,22 @@ void expect_all_layouts_match() {
   expect_offsets_match<Index>(zeros({}), zeros({}));  // 0-dim: no dimension at all
 }
 
+/// 3 x 2^31 int8 elements, the input broadcast along the outer dimension. Nothing is
+/// dereferenced; the base addresses are there for pointer arithmetic (a null base plus an
+/// offset is undefined behaviour, which UBSan reports).
+ElementwiseIter beyond_int32_iter() {
+  static char base[2];
+  ElementwiseIter it;
+  it.num_operands = 2;
+  it.numel = 3 * (int64_t{1} << 31);
+  it.shape = DimVector{3, int64_t{1} << 31};
+  it.strides[0] = DimVector{int64_t{1} << 31, 1};
+  it.strides[1] = DimVector{0, 1};
+  it.data[0] = &base[0];
+  it.data[1] = &base[1];
+  return it;
+}
+
 ElementwiseIter iter_1d(int64_t numel, int64_t out_stride, int64_t in_stride) {
   ElementwiseIter it;
   it.num_operands = 2;
@@ -81,13 +97,7 @@ TEST(OffsetCalculator, MatchesTheTensorsOffsetsWith64BitIndices) {
 }
 
 TEST(OffsetCalculator, ComputesOffsetsBeyond32Bits) {
-  // 3 x 2^31 int8 elements broadcast along the outer dimension; no memory is touched.
-  ElementwiseIter it;
-  it.num_operands = 2;
-  it.numel = 3 * (int64_t{1} << 31);
-  it.shape = DimVector{3, int64_t{1} << 31};
-  it.strides[0] = DimVector{int64_t{1} << 31, 1};
-  it.strides[1] = DimVector{0, 1};
+  const ElementwiseIter it = beyond_int32_iter();
   EXPECT_FALSE(fits_32bit_indexing(it));
   const auto calc = make_offset_calculator<2, int64_t>(it);
   const int64_t last = it.numel - 1;
@@ -214,18 +224,7 @@ TEST(ForEachKernelIter, SplitsIteratorsBeyond32BitIndexingIntoPiecesCoveringEver
 }
 
 TEST(ForEachKernelIter, SplitsACountBeyondInt32IntoFewPieces) {
-  // 3 x 2^31 int8 elements, the input broadcast along the outer dimension; nothing is touched.
-  ElementwiseIter it;
-  it.num_operands = 2;
-  it.numel = 3 * (int64_t{1} << 31);
-  it.shape = DimVector{3, int64_t{1} << 31};
-  it.strides[0] = DimVector{int64_t{1} << 31, 1};
-  it.strides[1] = DimVector{0, 1};
-  // Base addresses for the pieces' pointer arithmetic (a null base plus an offset is undefined
-  // behaviour, which UBSan reports); nothing is dereferenced.
-  char base[2];
-  it.data[0] = &base[0];
-  it.data[1] = &base[1];
+  const ElementwiseIter it = beyond_int32_iter();
   int64_t covered = 0;
   int pieces = 0;
   for_each_kernel_iter(it, [&](const ElementwiseIter& sub) {
