@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <sstream>
@@ -132,6 +133,22 @@ TEST(TideCli, RejectsAnUnknownFlag) {
   CliResult r = run_cli({"demo", "--no-such-flag"});
   EXPECT_NE(r.code, 0);
   EXPECT_THAT(r.err, HasSubstr("--no-such-flag"));
+}
+
+// Issue 25 item 9: a value that does not convert is misuse like any other: status 2, one line.
+TEST(TideCli, ExitsTwoWithOneLineOnAValueThatDoesNotConvert) {
+  CliResult r = run_cli({"train", "--lr", "abc"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--lr"));
+  EXPECT_THAT(r.err, HasSubstr("abc"));
+  EXPECT_THAT(r.err, HasSubstr("tide train --help lists the options"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(TideCli, ExitsTwoOnAnUnknownFlag) {
+  CliResult r = run_cli({"demo", "--no-such-flag"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(TideCli, RequiresASubcommand) {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
 
 #include "demo.h"
 #include "info.h"
@@ -109,7 +110,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       throw CLI::RequiredError("A subcommand (train, launch, demo, info, memviz or replay)");
     }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e, out, err);
+    // --help and --version end the parse with status 0: CLI11 prints them.
+    if (e.get_exit_code() == 0) return app.exit(e, out, err);
+    // Every misuse exits 2 with one line (as the checks after parsing do); CLI11's own
+    // statuses (104 for a value that does not convert, ...) and its second line would make
+    // a conversion error look unlike the rest.
+    std::string help = "tide --help";
+    for (const CLI::App* sub : app.get_subcommands()) help = "tide " + sub->get_name() + " --help";
+    err << "tide: " << e.what() << "; " << help << " lists the options\n";
+    return 2;
   }
 
   if (info->parsed()) {
