@@ -95,9 +95,16 @@ GOLDENS = []
 TEXTUAL_DIFFERENCES = []
 
 
-def case(name, t, permute=None, device=None):
+def case(name, t, permute=None, device=None, options=None):
+    """`options`: torch.set_printoptions arguments in force for this repr (then the defaults
+    come back), stored as the golden's "options"."""
     shown = t.permute(*permute) if permute is not None else t
-    expected = tide_repr(shown, device)
+    if options is not None:
+        torch.set_printoptions(**options)
+    try:
+        expected = tide_repr(shown, device)
+    finally:
+        torch.set_printoptions(profile="default")
     g = {
         "name": name,
         "dtype": DTYPE_NAMES[t.dtype],
@@ -109,11 +116,18 @@ def case(name, t, permute=None, device=None):
         g["permute"] = list(permute)
     if device is not None:
         g["device"] = device
+    if options is not None:
+        g["options"] = {k: (str(v) if v == inf else v) for k, v in options.items()}
     assert all(c.isalnum() or c == "_" for c in name), name
     assert name not in {x["name"] for x in GOLDENS}, name
     GOLDENS.append(g)
-    if torch_repr(shown, device, rename_dtypes=True) != expected:
-        TEXTUAL_DIFFERENCES.append(name)
+    if options is not None:
+        torch.set_printoptions(**options)
+    try:
+        if torch_repr(shown, device, rename_dtypes=True) != expected:
+            TEXTUAL_DIFFERENCES.append(name)
+    finally:
+        torch.set_printoptions(profile="default")
 
 
 def T(values, dtype):
@@ -268,6 +282,31 @@ def build():
     case("device_empty", torch.zeros(2, 0, dtype=torch.int32), device="cuda:0")
     case("device_wraps_to_new_line", torch.arange(23, dtype=torch.int32) + 100, device="cuda:0")
     case("device_summarized", torch.arange(1001), device="cuda:0")
+
+    # ---- torch.set_printoptions (profile= is expanded by the Python binding, so the goldens
+    # hold the four numbers and sci_mode it sets)
+    fractions = T([[1.125, -2.5, 3.0625], [100.5, 0.0, -0.25]], "float64")
+    case("options_precision_2", fractions, options={"precision": 2})
+    case("options_precision_8", fractions, options={"precision": 8})
+    case("options_precision_0", fractions, options={"precision": 0})
+    case("options_sci_mode_true", fractions, options={"sci_mode": True})
+    case("options_sci_mode_true_int_mode", T([1.0, 20.0, 300.0], "float32"),
+         options={"sci_mode": True})
+    case("options_sci_mode_false", T([1e-6, 2.5, 3e9], "float64"), options={"sci_mode": False})
+    case("options_sci_mode_true_all_zero", T([0.0, 0.0], "float32"), options={"sci_mode": True})
+    case("options_sci_mode_true_precision_2_scalar", T(1234.5, "float32"),
+         options={"sci_mode": True, "precision": 2})
+    case("options_threshold_5", torch.arange(12, dtype=torch.int64).reshape(3, 4),
+         options={"threshold": 5})
+    case("options_threshold_5_edgeitems_1", torch.arange(24, dtype=torch.float32).reshape(2, 3, 4),
+         options={"threshold": 5, "edgeitems": 1})
+    case("options_threshold_infinite", torch.arange(1200, dtype=torch.int32),
+         options={"threshold": inf})
+    case("options_linewidth_30", torch.arange(20, dtype=torch.float32) * 1.5,
+         options={"linewidth": 30})
+    case("options_linewidth_20_suffix", T([1.0, 2.0, 3.0], "float64"), options={"linewidth": 20})
+    case("options_short_profile_numbers", (torch.arange(2000, dtype=torch.float32) / 3),
+         options={"precision": 2, "threshold": 1000, "edgeitems": 2, "linewidth": 80})
 
 
 def main():

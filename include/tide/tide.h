@@ -45,6 +45,7 @@
 #include "tide/nn/sequential.h"
 #include "tide/ops.h"
 #include "tide/optim.h"
+#include "tide/print_options.h"
 #include "tide/random.h"
 #include "tide/scalar.h"
 #include "tide/scope.h"

@@ -13,6 +13,8 @@
 //     mode), else with 4 decimals; either switches to "1.0000e+05" (sci mode) when
 //     max/min > 1000 or max > 1e8, and fractional values also when min < 1e-4. The width is
 //     the widest of those nonzero finite values only, so nan, inf and 0 do not widen a column.
+//     (The numbers here are torch's defaults: set_printoptions changes the precision, the
+//     threshold, the edge items, the line width and the notation, as torch's PRINT_OPTS.)
 //  3. Lay out: nested brackets indented one column per level, rows wrapped so that
 //     (80 - indent) / (width + 2) elements fit on a line, blank lines between blocks of
 //     3-d and higher tensors, then the suffixes (device, size of an empty tensor, dtype) on
@@ -24,6 +26,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -32,16 +35,12 @@
 #include "autograd/node.h"
 #include "tensor/print_format.h"
 #include "tensor/tensor_internal.h"
+#include "tide/print_options.h"
 #include "tide/tensor.h"
 
 namespace tide {
 namespace {
 
-// torch's PRINT_OPTS defaults.
-constexpr int kPrecision = 4;
-constexpr int64_t kThreshold = 1000;
-constexpr int64_t kEdgeItems = 3;
-constexpr int64_t kLineWidth = 80;
 
 // Note [tide's name in the repr]: "tide." is one character shorter than "torch.", and torch
 // decides whether a suffix fits on the last line by its length. Our contract is torch's text
@@ -67,7 +66,7 @@ bool append_nonfinite(std::string& out, double v) {
 std::string format_float(double v, std::chars_format format, int precision) {
   std::string out;
   if (append_nonfinite(out, v)) return out;
-  char buf[512];  // fixed notation of 1.8e308 with 4 decimals needs 315 characters
+  char buf[512];  // fixed notation of 1.8e308 with 100 decimals (the most) needs 411 characters
   auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v, format, precision);
   TIDE_INTERNAL_ASSERT(ec == std::errc());
   out.assign(buf, end);
@@ -77,29 +76,33 @@ std::string format_float(double v, std::chars_format format, int precision) {
 std::string format_fixed(double v, int precision) {
   return format_float(v, std::chars_format::fixed, precision);
 }
-std::string format_scientific(double v) {
-  return format_float(v, std::chars_format::scientific, kPrecision);
+std::string format_scientific(double v, int precision) {
+  return format_float(v, std::chars_format::scientific, precision);
 }
 
 // ---- step 1: the shown elements
 
-bool is_summarized(int64_t size, bool summarize) { return summarize && size > 2 * kEdgeItems; }
+bool is_summarized(int64_t size, bool summarize, int64_t edgeitems) {
+  return summarize && size > 2 * edgeitems;
+}
 
 // Appends the element offsets (from the tensor's first element) that torch shows, in order:
 // get_summarized_data flattened.
 void collect_shown_offsets(const DimVector& sizes, const DimVector& strides, int64_t dim,
-                           int64_t offset, bool summarize, std::vector<int64_t>& out) {
+                           int64_t offset, bool summarize, int64_t edgeitems,
+                           std::vector<int64_t>& out) {
   if (dim == static_cast<int64_t>(sizes.size())) {
     out.push_back(offset);
     return;
   }
   int64_t n = sizes[dim];
   auto visit = [&](int64_t i) {
-    collect_shown_offsets(sizes, strides, dim + 1, offset + i * strides[dim], summarize, out);
+    collect_shown_offsets(sizes, strides, dim + 1, offset + i * strides[dim], summarize,
+                          edgeitems, out);
   };
-  if (is_summarized(n, summarize)) {
-    for (int64_t i = 0; i < kEdgeItems; ++i) visit(i);
-    for (int64_t i = n - kEdgeItems; i < n; ++i) visit(i);
+  if (is_summarized(n, summarize, edgeitems)) {
+    for (int64_t i = 0; i < edgeitems; ++i) visit(i);
+    for (int64_t i = n - edgeitems; i < n; ++i) visit(i);
   } else {
     for (int64_t i = 0; i < n; ++i) visit(i);
   }
@@ -109,7 +112,8 @@ void collect_shown_offsets(const DimVector& sizes, const DimVector& strides, int
 
 class FloatFormatter {
  public:
-  explicit FloatFormatter(const std::vector<double>& values) {
+  FloatFormatter(const std::vector<double>& values, int precision, std::optional<bool> sci_mode)
+      : precision_(precision) {
     double min_abs = 0, max_abs = 0;
     bool any = false;
     for (double v : values) {
@@ -120,15 +124,20 @@ class FloatFormatter {
       any = true;
       if (v != std::ceil(v)) int_mode_ = false;
     }
-    if (!any) return;  // nothing finite and nonzero: int mode, width 1
-    double ratio = max_abs / min_abs;
-    sci_mode_ = ratio > 1000.0 || max_abs > 1.0e8 || (!int_mode_ && min_abs < 1.0e-4);
-    for (double v : values) {
-      if (!std::isfinite(v) || v == 0) continue;
-      size_t w = sci_mode_   ? format_scientific(v).size()
-                 : int_mode_ ? format_fixed(v, 0).size() + 1
-                             : format_fixed(v, kPrecision).size();
-      max_width_ = std::max(max_width_, w);
+    if (any) {
+      double ratio = max_abs / min_abs;
+      sci_mode_ = ratio > 1000.0 || max_abs > 1.0e8 || (!int_mode_ && min_abs < 1.0e-4);
+      for (double v : values) {
+        if (!std::isfinite(v) || v == 0) continue;
+        size_t w = sci_mode_   ? format_scientific(v, precision_).size()
+                   : int_mode_ ? format_fixed(v, 0).size() + 1
+                               : format_fixed(v, precision_).size();
+        max_width_ = std::max(max_width_, w);
+      }
+      // torch overrides the notation after measuring: the width stays the one measured for
+      // the notation its rule picked, and format() pads to it. With nothing finite and
+      // nonzero torch's _Formatter returns before the override (torch 1.13).
+      if (sci_mode) sci_mode_ = *sci_mode;
     }
   }
 
@@ -137,18 +146,19 @@ class FloatFormatter {
   std::string format(double v) const {
     std::string s;
     if (sci_mode_) {
-      s = format_scientific(v);
+      s = format_scientific(v, precision_);
     } else if (int_mode_) {
       s = format_fixed(v, 0);
       if (std::isfinite(v)) s += '.';
     } else {
-      s = format_fixed(v, kPrecision);
+      s = format_fixed(v, precision_);
     }
     if (s.size() < max_width_) s.insert(0, max_width_ - s.size(), ' ');
     return s;
   }
 
  private:
+  int precision_;
   bool int_mode_ = true;
   bool sci_mode_ = false;
   size_t max_width_ = 1;
@@ -156,7 +166,7 @@ class FloatFormatter {
 
 // Formats the shown elements; returns them in order with the common width.
 std::vector<std::string> format_cells(const Tensor& host, const std::vector<int64_t>& offsets,
-                                      size_t& width) {
+                                      const PrintOptions& opts, size_t& width) {
   std::vector<std::string> cells;
   cells.reserve(offsets.size());
   dispatch_dtype(host.dtype(), [&](auto tag) {
@@ -187,7 +197,7 @@ std::vector<std::string> format_cells(const Tensor& host, const std::vector<int6
           values.push_back(static_cast<float>(base[o]));
         }
       }
-      FloatFormatter formatter(values);
+      FloatFormatter formatter(values, opts.precision, opts.sci_mode);
       width = formatter.width();
       for (double v : values) cells.push_back(formatter.format(v));
     }
@@ -202,6 +212,7 @@ struct Layout {
   const std::vector<std::string>& cells;
   size_t width;
   bool summarize;
+  const PrintOptions& opts;
   size_t next = 0;  // the next cell to place
 };
 
@@ -215,16 +226,17 @@ void append_join(std::string& out, const std::vector<std::string>& parts, std::s
 std::string vector_str(Layout& layout, int64_t dim, int64_t indent) {
   int64_t n = layout.sizes[dim];
   std::vector<std::string> data;
-  if (is_summarized(n, layout.summarize)) {
-    for (int64_t i = 0; i < kEdgeItems; ++i) data.push_back(layout.cells[layout.next++]);
+  const int64_t edge = layout.opts.edgeitems;
+  if (is_summarized(n, layout.summarize, edge)) {
+    for (int64_t i = 0; i < edge; ++i) data.push_back(layout.cells[layout.next++]);
     data.emplace_back(" ...");
-    for (int64_t i = 0; i < kEdgeItems; ++i) data.push_back(layout.cells[layout.next++]);
+    for (int64_t i = 0; i < edge; ++i) data.push_back(layout.cells[layout.next++]);
   } else {
     for (int64_t i = 0; i < n; ++i) data.push_back(layout.cells[layout.next++]);
   }
   auto element_length = static_cast<int64_t>(layout.width) + 2;
   // Python's floor division: (80 - indent) may be negative for deep nesting.
-  int64_t room = kLineWidth - indent;
+  int64_t room = layout.opts.linewidth - indent;
   int64_t per_line =
       room >= 0 ? room / element_length : -((-room + element_length - 1) / element_length);
   per_line = std::max<int64_t>(1, per_line);
@@ -245,11 +257,12 @@ std::string tensor_str(Layout& layout, int64_t dim, int64_t indent) {
   if (dim == ndim - 1) return vector_str(layout, dim, indent);
   int64_t n = layout.sizes[dim];
   std::vector<std::string> slices;
-  if (is_summarized(n, layout.summarize)) {
-    for (int64_t i = 0; i < kEdgeItems; ++i)
+  const int64_t edge = layout.opts.edgeitems;
+  if (is_summarized(n, layout.summarize, edge)) {
+    for (int64_t i = 0; i < edge; ++i)
       slices.push_back(tensor_str(layout, dim + 1, indent + 1));
     slices.emplace_back("...");
-    for (int64_t i = 0; i < kEdgeItems; ++i)
+    for (int64_t i = 0; i < edge; ++i)
       slices.push_back(tensor_str(layout, dim + 1, indent + 1));
   } else {
     for (int64_t i = 0; i < n; ++i) slices.push_back(tensor_str(layout, dim + 1, indent + 1));
@@ -275,14 +288,15 @@ Suffix dtype_suffix(Dtype dtype) {
 }
 
 // torch's _add_suffixes, with force_newline false (it is only true for sparse tensors).
-std::string add_suffixes(std::string repr, const std::vector<Suffix>& suffixes, int64_t indent) {
+std::string add_suffixes(std::string repr, const std::vector<Suffix>& suffixes, int64_t indent,
+                         int64_t linewidth) {
   size_t newline = repr.rfind('\n');
   auto size = static_cast<int64_t>(repr.size());
   // Python's len(s) - s.rfind("\n") + 1, where rfind gives -1 when there is no newline.
   int64_t last_line_len =
       newline == std::string::npos ? size + 2 : size - static_cast<int64_t>(newline) + 1;
   for (const Suffix& suffix : suffixes) {
-    if (last_line_len + suffix.measured_length + 2 > kLineWidth) {
+    if (last_line_len + suffix.measured_length + 2 > linewidth) {
       repr += ",\n";
       repr.append(indent, ' ');
       repr += suffix.text;
@@ -304,6 +318,7 @@ namespace detail {
 std::string tensor_repr(const Tensor& host, const Device& shown_device,
                         const std::string& autograd_suffix) {
   TIDE_INTERNAL_ASSERT(host.is_cpu());
+  const PrintOptions opts = get_printoptions();
   const std::string prefix = "tensor(";
   const auto indent = static_cast<int64_t>(prefix.size());
   std::vector<Suffix> suffixes;
@@ -331,15 +346,16 @@ std::string tensor_repr(const Tensor& host, const Device& shown_device,
     // torch's has_default_dtype: the default dtype (Note [Default dtype]), int64 and bool.
     if (dtype != get_default_dtype() && dtype != kInt64 && dtype != kBool)
       suffixes.push_back(dtype_suffix(dtype));
-    bool summarize = host.numel() > kThreshold;
+    bool summarize = static_cast<double>(host.numel()) > opts.threshold;
     std::vector<int64_t> offsets;
-    collect_shown_offsets(host.shape(), host.stride_vector(), 0, 0, summarize, offsets);
+    collect_shown_offsets(host.shape(), host.stride_vector(), 0, 0, summarize, opts.edgeitems,
+                          offsets);
     size_t width = 1;
-    std::vector<std::string> cells = format_cells(host, offsets, width);
+    std::vector<std::string> cells = format_cells(host, offsets, opts, width);
     if (host.dim() == 0) {
       body = std::move(cells.front());
     } else {
-      Layout layout{host.shape(), cells, width, summarize};
+      Layout layout{host.shape(), cells, width, summarize, opts};
       body = tensor_str(layout, 0, indent);
     }
   }
@@ -347,7 +363,7 @@ std::string tensor_repr(const Tensor& host, const Device& shown_device,
   if (!autograd_suffix.empty()) {
     suffixes.push_back({autograd_suffix, static_cast<int64_t>(autograd_suffix.size())});
   }
-  return add_suffixes(prefix + body, suffixes, indent);
+  return add_suffixes(prefix + body, suffixes, indent, opts.linewidth);
 }
 
 }  // namespace detail

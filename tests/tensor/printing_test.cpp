@@ -16,12 +16,14 @@
 #include "tensor/print_format.h"
 #include "tide/cuda.h"
 #include "tide/factories.h"
+#include "tide/print_options.h"
 #include "tide/tensor.h"
 
 namespace tide {
 namespace {
 
 using nlohmann::json;
+using ::testing::HasSubstr;
 
 using PrintGolden = test::Golden;
 
@@ -36,10 +38,33 @@ Tensor build(const json& spec) {
   return t;
 }
 
+/// The golden's torch.set_printoptions while it lives, then the defaults again.
+class ScopedPrintOptions {
+ public:
+  explicit ScopedPrintOptions(const json& spec) {
+    if (!spec.contains("options")) return;
+    PrintOptions o;
+    const json& given = spec.at("options");
+    if (given.contains("precision")) o.precision = given.at("precision").get<int>();
+    if (given.contains("threshold")) {
+      const json& th = given.at("threshold");
+      o.threshold = th.is_string() ? std::numeric_limits<double>::infinity() : th.get<double>();
+    }
+    if (given.contains("edgeitems")) o.edgeitems = given.at("edgeitems").get<int64_t>();
+    if (given.contains("linewidth")) o.linewidth = given.at("linewidth").get<int64_t>();
+    if (given.contains("sci_mode")) o.sci_mode = given.at("sci_mode").get<bool>();
+    set_printoptions(o);
+  }
+  ~ScopedPrintOptions() { set_printoptions(PrintOptions{}); }
+  ScopedPrintOptions(const ScopedPrintOptions&) = delete;
+  ScopedPrintOptions& operator=(const ScopedPrintOptions&) = delete;
+};
+
 class PrintsAsTorch : public ::testing::TestWithParam<PrintGolden> {};
 
 TEST_P(PrintsAsTorch, Golden) {
   const json& spec = GetParam().spec;
+  ScopedPrintOptions options(spec);
   Tensor t = build(spec);
   const auto expected = spec.at("expected").get<std::string>();
   if (spec.contains("device")) {
@@ -70,6 +95,27 @@ TEST(Printing, MatchesTheApiExamples) {
   EXPECT_EQ(tensor({true, false}).str(), "tensor([ True, False])");
   EXPECT_EQ(tensor(3.5).str(), "tensor(3.5000)");
   EXPECT_EQ(zeros({2, 0}).str(), "tensor([], size=(2, 0))");
+}
+
+TEST(Printing, RefusesPrintOptionsOutOfRangeAndKeepsTheOldOnes) {
+  PrintOptions bad;
+  bad.precision = 101;
+  EXPECT_THROW(
+      {
+        try {
+          set_printoptions(bad);
+        } catch (const Error& e) {
+          EXPECT_THAT(e.what(), HasSubstr("expected a precision from 0 to 100 digits, found 101"));
+          throw;
+        }
+      },
+      Error);
+  bad = PrintOptions{};
+  bad.edgeitems = -1;
+  EXPECT_THROW(set_printoptions(bad), Error);
+  EXPECT_EQ(get_printoptions().precision, 4);
+  EXPECT_EQ(get_printoptions().edgeitems, 3);
+  EXPECT_EQ(tensor(3.5).str(), "tensor(3.5000)");
 }
 
 TEST(Printing, StreamsTheSameTextAsStr) {
