@@ -1,6 +1,8 @@
 #pragma once
 // Test-only controls of the simulated GPU backend. Never needed by user code.
 
+#include <atomic>
+
 #include "tide/cuda/stream.h"
 
 namespace tide::testing {
@@ -30,14 +32,15 @@ class StreamHold {
   ~StreamHold() { release(); }
   StreamHold(const StreamHold&) = delete;
   StreamHold& operator=(const StreamHold&) = delete;
+  /// Releases once, whichever thread calls first: a test may release from a helper thread
+  /// while the hold's owner reaches its destructor.
   void release() {
-    if (held_) release_stream(stream_);
-    held_ = false;
+    if (held_.exchange(false)) release_stream(stream_);
   }
 
  private:
   cuda::Stream stream_;
-  bool held_ = true;
+  std::atomic<bool> held_{true};
 };
 
 }  // namespace tide::testing
