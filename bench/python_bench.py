@@ -5,10 +5,11 @@ rounds, so that both see the same machine state; the ratio of the medians is the
 
 - per-op overhead: `a + b` on two 1-element float32 cpu tensors (the cost of crossing from
   Python into the library and back with a new tensor; the arithmetic is nothing);
+- the same for a few of issue 25's ops: sin, a masked write `x[mask] = 0.0`, gather, topk;
 - an MLP training step at batch 64 on the cpu: 784-256-10, ReLU, cross entropy, SGD with
   momentum (forward, backward, step, zero_grad), the model of `tide train`.
 
-Targets (issue 14): tide's per-op time <= 0.5x torch's; tide's training steps per second
+Targets (issues 14 and 25): tide's per-op time <= 0.5x torch's; tide's training steps per second
 >= 1.5x torch's. Run: build/venv/bin/python bench/python_bench.py [--rounds N] (from outside
 the source tree's python/ dir, with the package installed by scripts/python-tests).
 """
@@ -30,6 +31,40 @@ def per_op(lib, n):
     for _ in range(n):
         a + b
     return (time.perf_counter() - start) / n
+
+
+def _timed(n, body):
+    start = time.perf_counter()
+    for _ in range(n):
+        body()
+    return (time.perf_counter() - start) / n
+
+
+# Issue 25's ops, each on 1-element tensors (4 for the masked write, so that the mask selects
+# some and not others): what a call costs besides its arithmetic.
+def per_op_sin(lib, n):
+    a = lib.ones(1)
+    return _timed(n, lambda: lib.sin(a))
+
+
+def per_op_masked_assignment(lib, n):
+    x = lib.tensor([1.0, -2.0, 3.0, -4.0])
+    mask = x < 0
+
+    def body():
+        x[mask] = 0.0
+    return _timed(n, body)
+
+
+def per_op_gather(lib, n):
+    a = lib.ones(1)
+    index = lib.zeros(1, dtype=lib.int64)
+    return _timed(n, lambda: lib.gather(a, 0, index))
+
+
+def per_op_topk(lib, n):
+    a = lib.ones(1)
+    return _timed(n, lambda: lib.topk(a, 1))
 
 
 def mlp_step(lib, n, batch=64):
@@ -75,10 +110,17 @@ def main():
           f"python {platform.python_version()}, torch {torch.__version__}, "
           f"threads: torch {torch.get_num_threads()}")
     op_ratio = compare("per-op add, 1 element", per_op, 200000, args.rounds)
+    new_ops = [compare("per-op sin, 1 element", per_op_sin, 100000, args.rounds),
+               compare("per-op x[mask] = 0.0, 4 elements", per_op_masked_assignment, 20000,
+                       args.rounds),
+               compare("per-op gather, 1 element", per_op_gather, 100000, args.rounds),
+               compare("per-op topk(1), 1 element", per_op_topk, 50000, args.rounds)]
     step_ratio = compare("MLP step, batch 64", mlp_step, 200, args.rounds)
     print(f"targets: per-op time <= 0.5x torch: {'met' if op_ratio <= 0.5 else 'NOT met'} "
           f"({op_ratio:.3f}); steps/s >= 1.5x torch: "
-          f"{'met' if 1 / step_ratio >= 1.5 else 'NOT met'} ({1 / step_ratio:.2f}x)")
+          f"{'met' if 1 / step_ratio >= 1.5 else 'NOT met'} ({1 / step_ratio:.2f}x); "
+          f"issue 25's ops <= 0.5x torch: "
+          f"{'met' if max(new_ops) <= 0.5 else 'NOT met'} (worst {max(new_ops):.3f})")
 
 
 def tide_threads():

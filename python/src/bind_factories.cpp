@@ -19,6 +19,7 @@
 #include "tide/default_dtype.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
+#include "tide/print_options.h"
 #include "tide/random.h"
 
 namespace nb = nanobind;
@@ -80,7 +81,9 @@ void bind_factories(nb::module_& m) {
            bool pin) {
           return finish(tide::full(std::move(sizes), value, options_of(dtype, device, pin)),
                         requires_grad);
-        });
+        },
+        nb::arg("size"), nb::arg("fill_value"), nb::arg("dtype").none(), nb::arg("device").none(),
+        nb::arg("requires_grad"), nb::arg("pin_memory"));
   m.def("_randint",
         [](int64_t low, int64_t high, Sizes sizes, OptDtype dtype, OptDevice device,
            bool requires_grad) {
@@ -88,43 +91,51 @@ void bind_factories(nb::module_& m) {
           return finish(tide::randint(low, high, std::move(sizes),
                                       options_of(dtype.value_or(kInt64), device, false)),
                         requires_grad);
-        });
+        },
+        nb::arg("low"), nb::arg("high"), nb::arg("size"), nb::arg("dtype").none(),
+        nb::arg("device").none(), nb::arg("requires_grad"));
   m.def("_arange",
         [](Scalar start, Scalar end, Scalar step, OptDtype dtype, OptDevice device,
            bool requires_grad) {
           return finish(tide::arange(start, end, step, options_of(dtype, device, false)),
                         requires_grad);
-        });
+        },
+        nb::arg("start"), nb::arg("end"), nb::arg("step"), nb::arg("dtype").none(),
+        nb::arg("device").none(), nb::arg("requires_grad"));
   m.def("_linspace",
         [](double start, double end, int64_t steps, OptDtype dtype, OptDevice device,
            bool requires_grad) {
           return finish(tide::linspace(start, end, steps, options_of(dtype, device, false)),
                         requires_grad);
-        });
+        },
+        nb::arg("start"), nb::arg("end"), nb::arg("steps"), nb::arg("dtype").none(),
+        nb::arg("device").none(), nb::arg("requires_grad"));
   m.def("_tensor",
         [](nb::handle data, OptDtype dtype, OptDevice device, bool requires_grad, bool pin) {
           Tensor t = tensor_from_python(data, dtype, device);
           if (pin) t = t.pin_memory();
           return finish(t, requires_grad);
-        });
+        },
+        nb::arg("data"), nb::arg("dtype").none(), nb::arg("device").none(),
+        nb::arg("requires_grad"), nb::arg("pin_memory"));
   m.def("_empty_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
     return tide::empty_like(like, like_options(dtype, device));
-  });
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
   m.def("_zeros_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
     return tide::zeros_like(like, like_options(dtype, device));
-  });
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
   m.def("_ones_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
     return tide::ones_like(like, like_options(dtype, device));
-  });
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
   m.def("_full_like", [](const Tensor& like, Scalar value, OptDtype dtype, OptDevice device) {
     return tide::full_like(like, value, like_options(dtype, device));
-  });
+  }, nb::arg("input"), nb::arg("fill_value"), nb::arg("dtype").none(), nb::arg("device").none());
   m.def("_rand_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
     return tide::rand_like(like, like_options(dtype, device));
-  });
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
   m.def("_randn_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
     return tide::randn_like(like, like_options(dtype, device));
-  });
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
 
   // ---- settings
   m.def("manual_seed", &tide::manual_seed, nb::arg("seed"));
@@ -135,6 +146,20 @@ void bind_factories(nb::module_& m) {
   m.def("get_default_device", &tide::get_default_device);
   m.def("is_grad_enabled", &GradMode::is_enabled);
   m.def("_set_grad_enabled", &GradMode::set_enabled, nb::arg("mode"));
+  // torch.set_printoptions: python/tide/_printing.py resolves profile= and the arguments
+  // left out, then sets all five.
+  m.def("_set_printoptions",
+        [](int precision, double threshold, int64_t edgeitems, int64_t linewidth,
+           std::optional<bool> sci_mode) {
+          tide::set_printoptions({precision, threshold, edgeitems, linewidth, sci_mode});
+        },
+        nb::arg("precision"), nb::arg("threshold"), nb::arg("edgeitems"), nb::arg("linewidth"),
+        nb::arg("sci_mode").none());
+  m.def("_get_printoptions", [] {
+    const PrintOptions o = tide::get_printoptions();
+    return nb::make_tuple(o.precision, o.threshold, o.edgeitems, o.linewidth,
+                          o.sci_mode ? nb::cast(*o.sci_mode) : nb::none());
+  });
   m.def("set_float32_matmul_precision", &tide::set_float32_matmul_precision);
   m.def("get_float32_matmul_precision", &tide::get_float32_matmul_precision);
 

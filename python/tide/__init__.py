@@ -17,10 +17,17 @@ from ._size import Size
 from ._factories import (empty, zeros, ones, full, rand, randn, randint, arange, linspace,
                          tensor, empty_like, zeros_like, ones_like, full_like, rand_like,
                          randn_like)
+from ._arg_errors import torch_type_errors as _torch_type_errors
+# Note [Argument type errors]: a wrong argument type raises torch's one-line TypeError.
+for _name in ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange",
+              "linspace", "tensor", "empty_like", "zeros_like", "ones_like", "full_like",
+              "rand_like", "randn_like"):
+    globals()[_name] = _torch_type_errors(globals()[_name])
 from ._grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
 from . import _tensor, _ops, _legacy, _dlpack
 from ._dlpack import from_dlpack, from_numpy
 from ._serialization import save, load
+from ._printing import set_printoptions
 from ._generator import Generator
 
 # torch's aliases of the dtypes.

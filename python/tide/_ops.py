@@ -2,6 +2,7 @@
 method of the same name, so the two spellings cannot drift apart."""
 
 from . import _C
+from ._arg_errors import raise_translated
 
 # @generated begin method-forms (scripts/gen_ops.py from src/ops/ops.yaml: `python: method`)
 _TABLE_METHOD_FORMS = [
@@ -36,19 +37,36 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
 
 
 def _method_form(name):
+    # The try costs nothing until it catches (Note [Argument type errors]).
     if name in _TABLE_OUT_FORMS:
         out_form = getattr(_C, f"_{name}_out")
 
         def op(input, *args, out=None, **kwargs):
-            if out is not None:
-                return out_form(out, input, *args, **kwargs)
-            return getattr(input, name)(*args, **kwargs)
+            try:
+                if out is not None:
+                    return out_form(out, input, *args, **kwargs)
+                return getattr(input, name)(*args, **kwargs)
+            except (TypeError, AttributeError) as err:
+                _not_a_tensor(name, input, err)
     else:
         def op(input, *args, **kwargs):
-            return getattr(input, name)(*args, **kwargs)
+            try:
+                return getattr(input, name)(*args, **kwargs)
+            except (TypeError, AttributeError) as err:
+                _not_a_tensor(name, input, err)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"tide.{name}(input, ...) is input.{name}(...)"
     return op
+
+
+def _not_a_tensor(name, input, err):
+    """torch's TypeError for tide.name(x) with x not a Tensor, or `err` translated."""
+    if not isinstance(input, _C.Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type(input).__name__}") from None
+    if isinstance(err, TypeError):
+        raise_translated(err, name)
+    raise err
 
 
 def install(namespace):

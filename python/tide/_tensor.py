@@ -4,6 +4,7 @@ any spelling or several forms (to, cuda, type, new_*), added to the compiled cla
 import copy as _copy
 
 from . import _C
+from ._arg_errors import raise_translated
 from ._devices import device_arg, parse_to
 from ._factories import _sizes
 
@@ -18,7 +19,10 @@ def _same_or(self, result):
 def _to(self, *args, device=None, dtype=None, non_blocking=False, copy=False):
     """to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype), to(other)."""
     device, dtype, non_blocking, copy = parse_to(args, device, dtype, non_blocking, copy)
-    return _same_or(self, self._to(device, dtype, non_blocking, copy))
+    try:
+        return _same_or(self, self._to(device, dtype, non_blocking, copy))
+    except TypeError as err:
+        raise_translated(err, "to")
 
 
 def _cuda(self, device=None, non_blocking=False):

@@ -82,6 +82,45 @@ def test_wrong_argument_types_raise_type_error():
         tide.set_default_tensor_type("torch.cuda.ComplexTensor")
 
 
+def _one_line_type_error(fn):
+    with pytest.raises(TypeError) as info:
+        fn()
+    message = str(info.value)
+    assert "\n" not in message, message
+    assert "incompatible function arguments" not in message
+    return message
+
+
+def test_a_wrong_argument_type_names_the_argument_in_one_line_as_torch():
+    # Issue 25 item 9: torch's wording, not nanobind's list of C++ signatures.
+    assert (_one_line_type_error(lambda: tide.ones(2, dtype="float"))
+            == "ones(): argument 'dtype' must be tide.dtype, not str")
+    assert (_one_line_type_error(lambda: tide.full((2,), "x"))
+            == "full(): argument 'fill_value' must be Number, not str")
+    assert (_one_line_type_error(lambda: tide.zeros_like(tide.ones(2), dtype=3))
+            == "zeros_like(): argument 'dtype' must be tide.dtype, not int")
+    assert (_one_line_type_error(lambda: tide.ones(2).to(dtype="float32"))
+            == "to(): argument 'dtype' must be tide.dtype, not str")
+    # Of two overloads, the one that matches longest is the one meant (torch's parser's
+    # choice): add(Tensor, Number, alpha=str) is refused at alpha, not at other.
+    assert (_one_line_type_error(lambda: tide.add(tide.ones(2), 1, alpha="x"))
+            == "add(): argument 'alpha' must be Number, not str")
+    # torch's words for a free function given something that is not a tensor.
+    assert (_one_line_type_error(lambda: tide.sin("x"))
+            == "sin(): argument 'input' (position 1) must be Tensor, not str")
+    assert (_one_line_type_error(lambda: tide.sin(1.0))
+            == "sin(): argument 'input' (position 1) must be Tensor, not float")
+    # The process keeps working.
+    assert tide.ones(2, dtype=tide.float64).sum().item() == 2.0
+
+
+def test_an_unreadable_overload_error_is_left_as_nanobind_wrote_it():
+    from tide._arg_errors import translated
+    assert translated(TypeError("something else"), "f") is None
+    assert translated(TypeError("f(): incompatible function arguments. The following argument "
+                                "types are supported:\n\nInvoked with types: int"), "f") is None
+
+
 def test_bad_values_say_what_was_expected():
     with pytest.raises(tide.Error, match=r"cuda:7 does not exist; there are 3 cuda devices"):
         tide.ones(2, device="cuda:7")

@@ -37,6 +37,30 @@ def test_printing_matches_torch_with_the_tide_prefix():
     assert repr(tide.float32) == "tide.float32"
 
 
+def test_set_printoptions_follows_torch_call_by_call():
+    # Expected texts from torch 1.13 running the same calls in the same order: the numbers
+    # given persist, sci_mode is replaced by every call.
+    x = tide.tensor([[1.125, -2.5, 3.0625], [100.5, 0.0, -0.25]])
+    try:
+        tide.set_printoptions(profile="short")
+        assert repr(x) == ("tensor([[  1.12,  -2.50,   3.06],\n"
+                           "        [100.50,   0.00,  -0.25]])")
+        assert repr(tide.arange(10.)) == "tensor([0., 1., 2., 3., 4., 5., 6., 7., 8., 9.])"
+        tide.set_printoptions(precision=6, sci_mode=True)
+        assert repr(x[0]) == "tensor([1.125000e+00, -2.500000e+00, 3.062500e+00])"
+        tide.set_printoptions(threshold=4)
+        assert repr(tide.arange(10)) == "tensor([0, 1,  ..., 8, 9])"
+        tide.set_printoptions(profile="full")
+        assert repr(tide.arange(1001)).endswith(" 996,  997,  998,  999, 1000])")
+        with pytest.raises(ValueError, match="profile must be one of"):
+            tide.set_printoptions(profile="long")
+        with pytest.raises(tide.Error, match="expected a precision from 0 to 100"):
+            tide.set_printoptions(precision=-1)
+    finally:
+        tide.set_printoptions(profile="default")
+    assert repr(x[0]) == "tensor([ 1.1250, -2.5000,  3.0625])"
+
+
 def test_operators_and_reflected_forms():
     a = tide.tensor([1., 2.])
     b = tide.tensor([3., 4.])

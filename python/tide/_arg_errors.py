@@ -1,0 +1,145 @@
+"""torch's one-line TypeError for an argument of the wrong type.
+
+Note [Argument type errors]: when no overload of a bound function takes the arguments,
+nanobind raises a TypeError that lists every signature in C++-binding terms (``_ones(size:
+collections.abc.Sequence[int], dtype: tide.dtype | None, ...)``) and the types it was given.
+torch names the one argument at fault: ``ones(): argument 'dtype' must be torch.dtype, not
+str``. `translated` rebuilds that line from nanobind's message: it lines the given types up
+with each signature's parameters, takes the overload that matches longest (the one the caller
+meant, as torch's parser does) and names its first parameter that refuses its argument. The
+translation runs only on the error path, in the Python functions that already wrap a binding
+(factories, free functions, Tensor.to), so no call pays for it; a message it cannot read is
+left as nanobind wrote it.
+"""
+
+import functools
+import re
+
+_OVERLOAD = re.compile(r"^\s*\d+\. [\w.]+\((?P<params>.*)\) -> ")
+_INVOKED = re.compile(r"^Invoked with types: (?P<types>.*)$")
+
+# How a parameter's annotation reads in the message, where torch's differs from Python's.
+_READABLE = {
+    "collections.abc.Sequence[int]": "tuple of ints",
+    "tide._C.device": "tide.device",
+    "Number": "Number",
+}
+
+
+def _split_top(text, sep):
+    """`text` split at `sep` outside brackets and braces."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[start:i].strip())
+            start = i + len(sep)
+    tail = text[start:].strip()
+    if tail:
+        parts.append(tail)
+    return parts
+
+
+def _parameters(params):
+    """[(name, annotation)] of a signature, `self` included, `*` left out."""
+    out = []
+    for p in _split_top(params, ","):
+        if p in ("*", "/") or p.startswith("**") or p.startswith("*"):
+            continue
+        p = p.split("=")[0].strip()
+        name, _, annotation = p.partition(":")
+        out.append((name.strip(), annotation.strip() or "object"))
+    return out
+
+
+def _given(types):
+    """The positional type names and {keyword: type name} of nanobind's 'Invoked with'."""
+    positional, keywords = [], {}
+    for part in _split_top(types, ","):
+        if part.startswith("kwargs = {"):
+            for kw in _split_top(part[len("kwargs = {"):-1], ","):
+                key, _, value = kw.partition(":")
+                keywords[key.strip()] = value.strip()
+        else:
+            positional.append(part)
+    return positional, keywords
+
+
+def _accepts(annotation, given):
+    """Whether a parameter annotated `annotation` takes an argument of type name `given`."""
+    for option in _split_top(annotation, "|"):
+        if option == "object" or option == given:
+            return True
+        if option == "None" and given == "NoneType":
+            return True
+        if option.startswith("collections.abc.Sequence") and given in ("list", "tuple"):
+            return True
+        if option in ("float", "Number") and given in ("int", "float", "bool"):
+            return True
+        if option == "int" and given == "bool":
+            return True
+        # Only the last dotted part is compared: nanobind spells a class by its module.
+        if option.rsplit(".", 1)[-1] == given.rsplit(".", 1)[-1]:
+            return True
+    return False
+
+
+def _readable(annotation):
+    options = [o for o in _split_top(annotation, "|") if o != "None"]
+    return " or ".join(_READABLE.get(o, o) for o in options)
+
+
+def _first_refused(params, positional, keywords):
+    """(index, name, annotation, given) of the first parameter that refuses its argument."""
+    for i, (name, annotation) in enumerate(params):
+        given = positional[i] if i < len(positional) else keywords.get(name)
+        if given is not None and not _accepts(annotation, given):
+            return i, name, annotation, given
+    return None
+
+
+def translated(err, name):
+    """torch's one-line message for nanobind's overload error `err` of function `name`, or
+    None when `err` is not such an error."""
+    lines = str(err).splitlines()
+    if not lines or "incompatible function arguments" not in lines[0]:
+        return None
+    signatures = [m.group("params") for m in map(_OVERLOAD.match, lines) if m]
+    invoked = [m.group("types") for m in map(_INVOKED.match, lines) if m]
+    if not signatures or not invoked:
+        return None
+    positional, keywords = _given(invoked[0])
+    best = None
+    for params in map(_parameters, signatures):
+        refused = _first_refused(params, positional, keywords)
+        if refused is not None and (best is None or refused[0] > best[0]):
+            best = refused
+    if best is None:
+        return None
+    _, param, annotation, given = best
+    return (f"{name}(): argument '{param}' must be {_readable(annotation)}, "
+            f"not {given.rsplit('.', 1)[-1] if given != 'NoneType' else 'None'}")
+
+
+def raise_translated(err, name):
+    """Raises torch's one-line TypeError for `err` when it reads it, else `err` itself."""
+    message = translated(err, name)
+    if message is None:
+        raise err
+    raise TypeError(message) from None
+
+
+def torch_type_errors(fn, name=None):
+    """`fn` raising torch's one-line TypeError (Note [Argument type errors])."""
+    public = name or fn.__name__
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as err:
+            raise_translated(err, public)
+    return wrapper
