@@ -173,6 +173,7 @@ TEST(TideTrain, TheCnnTrainsOnASubsetAndSavesBatchNormsBuffers) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("model: cnn conv32-bn-relu-pool-conv64-bn-relu-pool-linear10 on "
                                "cpu"));
+  EXPECT_THAT(r.out, HasSubstr("SGD lr 0.02 (cosine schedule over the epochs) momentum 0.9"));
   EXPECT_THAT(r.out, HasSubstr("training time: "));
   const std::vector<double> acc = accuracies(r.out);
   ASSERT_EQ(acc.size(), 1u) << r.out;
