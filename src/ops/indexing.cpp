@@ -166,7 +166,9 @@ Tensor linear_index(const Tensor& self, const std::vector<Tensor>& indices, cons
     Tensor w = wrapped(indices[d], self.size(d), IndexErrorKind::AdvancedIndex, d, where);
     std::vector<int64_t> shape(rank, 1);
     for (int64_t k = 0; k < static_cast<int64_t>(b.size()); ++k) shape[b_start + k] = b[k];
-    add(w.mul(row_major[d]).expand(b.vec()).reshape(shape));
+    // A unit stride (the last dim) needs no multiply; views of the right shape no expand.
+    const Tensor term = row_major[d] == 1 ? w : w.mul(row_major[d]);
+    add(term.shape() == DimVector(shape) ? term : term.expand(b.vec()).reshape(shape));
   }
   for (int64_t d = 0; d < ndim; ++d) {
     if (place[d] < 0 || self.size(d) == 1) continue;  // a size-1 dim adds 0 everywhere
@@ -174,6 +176,7 @@ Tensor linear_index(const Tensor& self, const std::vector<Tensor>& indices, cons
     shape[place[d]] = self.size(d);
     add(arange(self.size(d), tide::device(device).dtype(kInt64)).mul(row_major[d]).reshape(shape));
   }
+  if (linear.shape() == result_shape && linear.is_contiguous()) return linear;
   return linear.expand(result_shape.vec()).contiguous();
 }
 
@@ -271,10 +274,50 @@ Tensor plain_index(const Tensor& self, const std::vector<Tensor>& indices) {
   return p.self.take(linear_index(p.self, p.indices, "index"));
 }
 
+namespace {
+
+/// Note [A mask and one value]: x[mask] = v with one bool mask (among slices) and a
+/// one-element cpu value writes v where the mask is set — a masked_fill_, which is one
+/// elementwise pass with no count of the mask's ones and so no wait for the device (torch's
+/// canDispatchToMaskedFill does the same). Returns the mask, unsqueezed to self's rank, or an
+/// undefined tensor when the general path must run (which also raises any misuse).
+Tensor mask_of_a_masked_fill(const Tensor& self, const std::vector<Tensor>& indices,
+                             const Tensor& values) {
+  if (values.numel() != 1 || !values.is_cpu()) return Tensor();
+  Tensor mask;
+  int64_t covered = 0;  // self's dims the indices cover so far
+  for (const Tensor& idx : indices) {
+    if (!idx.defined()) {
+      ++covered;
+      continue;
+    }
+    if (idx.dtype() != kBool || idx.device() != self.device() || mask.defined() ||
+        idx.dim() == 0 || covered + idx.dim() > self.dim()) {
+      return Tensor();
+    }
+    for (int64_t j = 0; j < idx.dim(); ++j) {
+      if (idx.size(j) != self.size(covered + j)) return Tensor();
+    }
+    mask = idx;
+    covered += idx.dim();
+  }
+  if (!mask.defined()) return Tensor();
+  for (int64_t d = covered; d < self.dim(); ++d) mask = mask.unsqueeze(-1);
+  return mask;
+}
+
+}  // namespace
+
 Tensor& plain_index_put_(Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
                          bool accumulate) {
-  const Prepared p = prepare(self, indices, "Tensor::index_put_");
+  check_defined(self, "Tensor::index_put_", "self");
   check_defined(values, "Tensor::index_put_", "values");
+  if (!accumulate && values.dtype() == self.dtype()) {
+    // Note [A mask and one value].
+    const Tensor mask = mask_of_a_masked_fill(self, indices, values);
+    if (mask.defined()) return self.masked_fill_(mask, values.reshape({}));
+  }
+  const Prepared p = prepare(self, indices, "Tensor::index_put_");
   TIDE_CHECK(values.dtype() == self.dtype(), "[Tensor::index_put_] Index put requires the source "
              "and destination dtypes match, got ", name(self.dtype()), " for the destination and ",
              name(values.dtype()), " for the source; convert values with .to(self.dtype)");

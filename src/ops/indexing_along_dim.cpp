@@ -24,7 +24,9 @@ using kernels::IndexErrorKind;
 Tensor numbers_along(const Tensor& self, int64_t d, const Tensor& coords, const DimVector& shape) {
   const std::vector<int64_t> strides = row_major_strides(self.shape());
   const int64_t rank = shape.size();
-  Tensor linear = coords.mul(strides[d]);
+  // Ops skipped where they would change nothing (a unit stride; coords already in `shape`):
+  // a gather of a vector is then the index check and the take alone.
+  Tensor linear = strides[d] == 1 ? coords : coords.mul(strides[d]);
   for (int64_t k = 0; k < rank; ++k) {
     if (k == d || shape[k] == 1) continue;
     std::vector<int64_t> axis(rank, 1);
@@ -33,6 +35,7 @@ Tensor numbers_along(const Tensor& self, int64_t d, const Tensor& coords, const 
                           .mul(strides[k])
                           .reshape(axis);
   }
+  if (linear.shape() == shape && linear.is_contiguous()) return linear;
   return linear.expand(shape.vec()).contiguous();
 }
 

@@ -7,8 +7,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <functional>
+#include <future>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,6 +21,7 @@
 #include "tide/cuda.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
+#include "tide/testing/sim_hooks.h"
 
 namespace tide {
 namespace {
@@ -219,6 +222,37 @@ TEST(Indexing, MaskedFillInPlaceKeepsSelfsDtypeOnEveryDevice) {
     EXPECT_EQ(x.dtype(), kInt64);
     EXPECT_EQ(x.cpu().tolist<int64_t>(), (std::vector<int64_t>{0, 1, 2, 3, 2, 2}));
   }
+}
+
+// Note [A mask and one value]: x[mask] = 0.0 is a masked_fill_, which needs no count of the
+// mask's ones. With the device's stream held, a write that waited for the device would never
+// return: it runs on another thread, and the test gives it a minute (it needs microseconds)
+// before releasing the stream.
+TEST(Indexing, AMaskAndOneCpuValueWriteWithoutWaitingForTheDevice) {
+  TIDE_REQUIRE_DEVICES(1);
+  TIDE_REQUIRE_HOLDABLE_STREAMS();
+  const Device device("cuda:0");
+  Tensor x = arange(6, tide::device(device).dtype(kFloat32)).reshape({2, 3});
+  const Tensor mask = x.gt(2.5f);
+  cuda::synchronize();
+  bool returned = false;
+  {
+    tide::testing::StreamHold hold(cuda::default_stream(0));
+    auto write = std::async(std::launch::async, [&] { x.index_put_({mask}, tensor(-1.f)); });
+    returned = write.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+    hold.release();
+    write.get();
+  }
+  EXPECT_TRUE(returned) << "x[mask] = value waited for the device";
+  EXPECT_EQ(x.cpu().tolist<float>(), (std::vector<float>{0, 1, 2, -1, -1, -1}));
+  // The same through a slice before the mask (x[:, m] = v), and the general path's result
+  // for a value on the device (x[m] = v with v on cuda:0) agrees.
+  Tensor y = arange(6, tide::device(device).dtype(kFloat32)).reshape({2, 3});
+  y.index_put_({Tensor(), tensor({true, false, true}).to(device)}, tensor(7.f));
+  Tensor z = arange(6, tide::device(device).dtype(kFloat32)).reshape({2, 3});
+  z.index_put_({Tensor(), tensor({true, false, true}).to(device)}, tensor(7.f).to(device));
+  EXPECT_EQ(y.cpu().tolist<float>(), (std::vector<float>{7, 1, 7, 7, 4, 7}));
+  EXPECT_EQ(z.cpu().tolist<float>(), y.cpu().tolist<float>());
 }
 
 TEST(Indexing, NonzeroAfterQueuedWorkSeesItsResult) {
