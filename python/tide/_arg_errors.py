@@ -112,8 +112,13 @@ def translated(err, name):
     if not signatures or not invoked:
         return None
     positional, keywords = _given(invoked[0])
+    all_params = [_parameters(p) for p in signatures]
+    known = {name for params in all_params for name, _ in params}
+    unknown = [kw for kw in keywords if kw not in known]
+    if unknown:
+        return f"{name}() got an unexpected keyword argument '{unknown[0]}'"
     best = None
-    for params in map(_parameters, signatures):
+    for params in all_params:
         refused = _first_refused(params, positional, keywords)
         if refused is not None and (best is None or refused[0] > best[0]):
             best = refused

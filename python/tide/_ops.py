@@ -1,6 +1,8 @@
 """torch's free functions (tide.add(a, b), tide.sum(x, dim=1), ...) as calls of the tensor
 method of the same name, so the two spellings cannot drift apart."""
 
+import warnings
+
 from . import _C
 from ._arg_errors import raise_translated
 
@@ -36,9 +38,72 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
 ]
 
 
+# Note [out= by copy]: torch's functions that take out= and have no out form of their own in
+# the op table yet. The result is computed as usual and then written into `out` after the
+# checks torch makes there (the dtype, the device, no autograd), so `torch.matmul(a, b,
+# out=c)` runs unchanged; an out form of its own (written straight into out) replaces the
+# entry here when the op table gains it. Values are the dtype rule: "same" ops refuse an out
+# of another dtype, "cast" ops accept any dtype the result can be cast to (torch's canCast).
+_OUT_BY_COPY = {
+    **dict.fromkeys(["neg", "abs", "clamp", "nan_to_num", "matmul", "mm", "bmm", "addmm",
+                     "index_select", "take", "gather", "scatter", "scatter_add", "index_add",
+                     "index_copy", "argmax", "argmin"], "same"),
+    **dict.fromkeys(["exp", "log", "sqrt", "sigmoid", "tanh", "add", "sub", "mul", "div",
+                     "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+                     "logical_or", "logical_xor", "logical_not", "sum", "mean"], "cast"),
+}
+
+
+def _can_cast(source, target):
+    """torch.can_cast for the real dtypes: no floating to integral, no number to bool."""
+    if source.is_floating_point and not target.is_floating_point:
+        return False
+    return source == target or target != _C.bool
+
+
+def _into_out(name, result, out, rule):
+    """`result` written into `out` as torch's out= writes it (Note [out= by copy])."""
+    if not isinstance(out, _C.Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if result.requires_grad:
+        raise _C.Error(f"[{name}] {name}(): functions with out=... arguments don't support "
+                       "automatic differentiation, but one of the arguments requires grad; "
+                       "call it under tide.no_grad() or drop out=")
+    if out.device != result.device:
+        raise _C.Error(f"[{name}] Expected all tensors to be on the same device, but found at "
+                       f"least two devices, {result.device} and {out.device}!")
+    if rule == "same" and out.dtype != result.dtype:
+        raise _C.Error(f"[{name}] Expected out tensor to have dtype {result.dtype}, but got "
+                       f"{out.dtype} instead; give out the result's dtype")
+    if not _can_cast(result.dtype, out.dtype):
+        raise _C.Error(f"[{name}] result type {result.dtype} can't be cast to the desired "
+                       f"output type {out.dtype}")
+    if out.shape == result.shape:
+        out.copy_(result)
+        return out
+    if out.numel() != 0:
+        warnings.warn(f"An output with one or more elements was resized since it had shape "
+                      f"{list(out.shape)}, which does not match the required output shape "
+                      f"{list(result.shape)}. This behavior is deprecated, and in a future "
+                      "PyTorch release outputs will not be resized unless they have zero "
+                      "elements.", UserWarning, stacklevel=3)
+    # torch resizes out: it takes the result's shape, keeping its own dtype.
+    out.data = result.to(out.dtype)
+    return out
+
+
 def _method_form(name):
     # The try costs nothing until it catches (Note [Argument type errors]).
-    if name in _TABLE_OUT_FORMS:
+    if name in _OUT_BY_COPY and name not in _TABLE_OUT_FORMS:
+        rule = _OUT_BY_COPY[name]
+
+        def op(input, *args, out=None, **kwargs):
+            try:
+                result = getattr(input, name)(*args, **kwargs)
+            except (TypeError, AttributeError) as err:
+                _not_a_tensor(name, input, err)
+            return result if out is None else _into_out(name, result, out, rule)
+    elif name in _TABLE_OUT_FORMS:
         out_form = getattr(_C, f"_{name}_out")
 
         def op(input, *args, out=None, **kwargs):
@@ -72,9 +137,16 @@ def _not_a_tensor(name, input, err):
 def install(namespace):
     for name in _METHOD_FORMS:
         namespace[name] = _method_form(name)
-    namespace["cat"] = _C.cat
-    namespace["concat"] = _C.cat
-    namespace["stack"] = _C.stack
+    def cat(tensors, dim=0, *, out=None):
+        result = _C.cat(tensors, dim)
+        return result if out is None else _into_out("cat", result, out, "cast")
+
+    def stack(tensors, dim=0, *, out=None):
+        result = _C.stack(tensors, dim)
+        return result if out is None else _into_out("stack", result, out, "cast")
+
+    namespace["cat"] = namespace["concat"] = cat
+    namespace["stack"] = stack
 
     def pow(input, exponent):
         if isinstance(input, _C.Tensor):
