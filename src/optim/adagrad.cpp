@@ -1,6 +1,7 @@
 #include "tide/optim/adagrad.h"
 
 #include "optim/adagrad_step.h"
+#include "optim/hyperparameters.h"
 #include "optim/param_state.h"
 #include "optim/state_placement.h"
 #include "optim/step_loop.h"
@@ -44,6 +45,24 @@ void Adagrad::load_param_state(size_t index, const ParamState& state) {
   State s{loaded.step(), loaded.tensor("sum", params_[index])};
   TIDE_CHECK(s.sum.defined(), "[", where, "] expected a tensor for 'sum', found None");
   state_[index] = std::move(s);
+}
+
+std::vector<std::pair<std::string, IValue>> Adagrad::hyperparameters() const {
+  const AdagradOptions& o = options_;
+  return {{"lr", o.lr()}, {"lr_decay", o.lr_decay()}, {"eps", o.eps()},
+          {"weight_decay", o.weight_decay()},
+          {"initial_accumulator_value", o.initial_accumulator_value()}, {"foreach", IValue()},
+          {"maximize", o.maximize()}};
+}
+
+void Adagrad::load_hyperparameters(const IValue& group) {
+  const detail::GroupReader g(group, "optim::Adagrad::load_state_dict");
+  AdagradOptions o(g.number("lr"));
+  o.lr_decay(g.number("lr_decay")).eps(g.number("eps")).weight_decay(g.number("weight_decay"))
+      .initial_accumulator_value(g.number("initial_accumulator_value"))
+      .maximize(g.flag("maximize"));
+  o.validate();
+  options_ = o;
 }
 
 }  // namespace tide::optim

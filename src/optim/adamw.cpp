@@ -1,6 +1,7 @@
 #include "tide/optim/adamw.h"
 
 #include "optim/adam_family.h"
+#include "optim/hyperparameters.h"
 #include "optim/param_state.h"
 
 namespace tide::optim {
@@ -25,6 +26,24 @@ void AdamW::load_param_state(size_t index, const ParamState& state) {
   const char* where = "optim::AdamW::load_param_state";
   detail::check_param_index(index, params_.size(), where);
   state_[index] = detail::adam_loaded_state(state, params_[index], where);
+}
+
+std::vector<std::pair<std::string, IValue>> AdamW::hyperparameters() const {
+  const AdamWOptions& o = options_;
+  return {{"lr", o.lr()},
+          {"betas", IValue::tuple({std::get<0>(o.betas()), std::get<1>(o.betas())})},
+          {"eps", o.eps()}, {"weight_decay", o.weight_decay()}, {"amsgrad", o.amsgrad()},
+          {"foreach", IValue()}, {"maximize", o.maximize()}, {"capturable", false}};
+}
+
+void AdamW::load_hyperparameters(const IValue& group) {
+  const detail::GroupReader g(group, "optim::AdamW::load_state_dict");
+  const auto [b1, b2] = g.pair("betas");
+  AdamWOptions o(g.number("lr"));
+  o.betas({b1, b2}).eps(g.number("eps")).weight_decay(g.number("weight_decay"))
+      .amsgrad(g.flag("amsgrad")).maximize(g.flag("maximize"));
+  o.validate();
+  options_ = o;
 }
 
 }  // namespace tide::optim

@@ -1,5 +1,6 @@
 #include "tide/optim/rmsprop.h"
 
+#include "optim/hyperparameters.h"
 #include "optim/param_state.h"
 #include "optim/rmsprop_step.h"
 #include "optim/state_placement.h"
@@ -57,6 +58,24 @@ void RMSprop::load_param_state(size_t index, const ParamState& state) {
     s.grad_avg = loaded.tensor("grad_avg", params_[index], /*optional=*/true);
   }
   state_[index] = std::move(s);
+}
+
+std::vector<std::pair<std::string, IValue>> RMSprop::hyperparameters() const {
+  const RMSpropOptions& o = options_;
+  return {{"lr", o.lr()}, {"momentum", o.momentum()}, {"alpha", o.alpha()}, {"eps", o.eps()},
+          {"centered", o.centered()}, {"weight_decay", o.weight_decay()}, {"foreach", IValue()},
+          {"maximize", o.maximize()}, {"differentiable", false}};
+}
+
+void RMSprop::load_hyperparameters(const IValue& group) {
+  const detail::GroupReader g(group, "optim::RMSprop::load_state_dict");
+  g.unsupported_switch("differentiable");
+  RMSpropOptions o(g.number("lr"));
+  o.momentum(g.number("momentum")).alpha(g.number("alpha")).eps(g.number("eps"))
+      .centered(g.flag("centered")).weight_decay(g.number("weight_decay"))
+      .maximize(g.flag("maximize"));
+  o.validate();
+  options_ = o;
 }
 
 }  // namespace tide::optim

@@ -1,5 +1,6 @@
 #include "tide/optim/sgd.h"
 
+#include "optim/hyperparameters.h"
 #include "optim/param_state.h"
 #include "optim/sgd_step.h"
 #include "optim/state_placement.h"
@@ -68,6 +69,24 @@ void SGD::load_param_state(size_t index, const ParamState& state) {
   Tensor buffer = loaded.tensor("momentum_buffer", params_[index], /*optional=*/true);
   momentum_buffers_[index] = std::move(buffer);
   stepped_[index] = !loaded.empty();
+}
+
+std::vector<std::pair<std::string, IValue>> SGD::hyperparameters() const {
+  const SGDOptions& o = options_;
+  return {{"lr", o.lr()}, {"momentum", o.momentum()}, {"dampening", o.dampening()},
+          {"weight_decay", o.weight_decay()}, {"nesterov", o.nesterov()},
+          {"maximize", o.maximize()}, {"foreach", IValue()}, {"differentiable", false}};
+}
+
+void SGD::load_hyperparameters(const IValue& group) {
+  const detail::GroupReader g(group, "optim::SGD::load_state_dict");
+  g.unsupported_switch("differentiable");
+  SGDOptions o(g.number("lr"));
+  o.momentum(g.number("momentum")).dampening(g.number("dampening"))
+      .weight_decay(g.number("weight_decay")).nesterov(g.flag("nesterov"))
+      .maximize(g.flag("maximize"));
+  o.validate();
+  options_ = o;
 }
 
 }  // namespace tide::optim

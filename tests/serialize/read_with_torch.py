@@ -4,7 +4,7 @@
     read_with_torch.py FILE WEIGHTS_FILE
 
 Exits 0 when torch reads the values the test saved (dtypes, shapes, bytes, a view that shares
-its base's storage, a state_dict a torch module loads, nested values), with and without
+its base's storage, a state_dict a torch module loads, nested values, an Adam state_dict torch's Adam loads), with and without
 weights_only=True for WEIGHTS_FILE (the same values without "nested": torch 1.13's
 weights-only unpickler has no BINFLOAT opcode, so a Python float fails it); 77 when torch is not importable by this interpreter (the test skips, saying so);
 1 with the difference otherwise.
@@ -56,6 +56,19 @@ def check(value):
     assert torch.equal(linear.weight, torch.arange(6, dtype=torch.float32).view(2, 3)), linear.weight
     if "nested" in value:
         assert value["nested"] == [1, -(2**40), 3.5, "text", (True, None)], value["nested"]
+    if "optimizer" in value:
+        # tide's Adam after two steps of all-ones gradients: torch's Adam loads and steps on.
+        adam = torch.optim.Adam(linear.parameters())
+        adam.load_state_dict(value["optimizer"])
+        group = adam.param_groups[0]
+        assert group["lr"] == 0.1 and tuple(group["betas"]) == (0.8, 0.99), group
+        state = adam.state[linear.weight]
+        assert float(state["step"]) == 2.0, state["step"]
+        # exp_avg of constant gradients g after two steps: (1 - 0.8^2) g.
+        assert torch.allclose(state["exp_avg"], torch.full((2, 3), 1 - 0.8 ** 2)), state
+        linear(torch.ones(1, 3)).sum().backward()
+        adam.step()
+        assert float(adam.state[linear.weight]["step"]) == 3.0
 
 
 def main():

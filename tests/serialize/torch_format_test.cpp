@@ -346,6 +346,16 @@ TEST(TorchFormat, Torch113ReadsWhatTideSaved) {
   torch_save(IValue::dict(items), weights);
   items.emplace_back("nested", IValue::List{1, -(int64_t{1} << 40), 3.5, "text",
                                             IValue::tuple({true, IValue()})});
+  // Adam's state_dict after two steps whose gradients are all ones (Note [Optimizer
+  // state_dict]): torch's Adam over a Linear(3, 2) loads it and steps on.
+  nn::Linear trained(3, 2);  // not `linear`, whose saved state_dict holds its own tensors
+  optim::Adam adam(trained.parameters(), optim::AdamOptions(0.1).betas({0.8, 0.99}));
+  for (int i = 0; i < 2; ++i) {
+    adam.zero_grad();
+    trained.forward(ones({1, 3})).sum().backward();
+    adam.step();
+  }
+  items.emplace_back("optimizer", adam.state_dict());
   const std::string full = temp_path("for_torch");
   torch_save(IValue::dict(items), full);
   std::string output;

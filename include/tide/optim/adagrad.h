@@ -22,6 +22,10 @@ class Adagrad : public Optimizer {
   ParamState param_state(size_t index) const override;
   void load_param_state(size_t index, const ParamState& state) override;
 
+ protected:
+  std::vector<std::pair<std::string, IValue>> hyperparameters() const override;
+  void load_hyperparameters(const IValue& group) override;
+
  private:
   struct State {
     int64_t step = 0;

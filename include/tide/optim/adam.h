@@ -28,6 +28,10 @@ class Adam : public Optimizer {
   ParamState param_state(size_t index) const override;
   void load_param_state(size_t index, const ParamState& state) override;
 
+ protected:
+  std::vector<std::pair<std::string, IValue>> hyperparameters() const override;
+  void load_hyperparameters(const IValue& group) override;
+
  private:
   AdamOptions options_;
   std::vector<detail::AdamParamState> state_;  // by parameter

@@ -21,6 +21,10 @@ class AdamW : public Optimizer {
   ParamState param_state(size_t index) const override;
   void load_param_state(size_t index, const ParamState& state) override;
 
+ protected:
+  std::vector<std::pair<std::string, IValue>> hyperparameters() const override;
+  void load_hyperparameters(const IValue& group) override;
+
  private:
   AdamWOptions options_;
   std::vector<detail::AdamParamState> state_;  // by parameter

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "tide/ivalue.h"
 #include "tide/tensor.h"
 
 namespace tide::optim {
@@ -62,7 +63,30 @@ class Optimizer {
   /// not the parameter's.
   virtual void load_param_state(size_t index, const ParamState& state) = 0;
 
+  /// Note [Optimizer state_dict]: torch's Optimizer.state_dict() of this optimizer, its
+  /// parameters one param group: {"state": {index: {name: tensor}}, "param_groups":
+  /// [{"lr": ..., ... torch 1.13's hyperparameters in its order, "params": [0, ..., n-1]}]}.
+  /// tide::torch_save writes it as torch.save does, so torch's optimizer of the same kind
+  /// loads it (load_state_dict), and a checkpoint saved from Python loads here. The tensors
+  /// are the optimizer's own (torch's state_dict does not copy either).
+  IValue state_dict() const;
+  /// Reads what state_dict or torch's optimizer of the same kind (one group of as many
+  /// parameters) wrote: the hyperparameters, then every parameter's state. Raises
+  /// tide::Error, changing nothing, for another layout, a hyperparameter missing or invalid,
+  /// or a state that does not fit its parameter.
+  void load_state_dict(const IValue& state_dict);
+
  protected:
+  /// The param group's entries torch 1.13 writes for this optimizer, "params" left out, in
+  /// torch's order; torch's switches tide has no use for (foreach, capturable, ...) with
+  /// torch's defaults.
+  virtual std::vector<std::pair<std::string, IValue>> hyperparameters() const = 0;
+  /// Sets the options from a param group of that layout (validated; nothing changes on error).
+  virtual void load_hyperparameters(const IValue& group) = 0;
+  /// Whether torch keeps this optimizer's "step" as a Python int (RMSprop in torch 1.13)
+  /// rather than a tensor.
+  virtual bool step_is_int() const { return false; }
+
   /// Raises tide::Error, naming `where`, for an empty list or a parameter that is undefined,
   /// not floating point or not a leaf (torch's checks).
   Optimizer(std::vector<Tensor> params, const char* where);

@@ -22,6 +22,11 @@ class RMSprop : public Optimizer {
   ParamState param_state(size_t index) const override;
   void load_param_state(size_t index, const ParamState& state) override;
 
+ protected:
+  std::vector<std::pair<std::string, IValue>> hyperparameters() const override;
+  void load_hyperparameters(const IValue& group) override;
+  bool step_is_int() const override { return true; }
+
  private:
   /// One parameter's state: created (zeros) at its first step; momentum_buffer and grad_avg
   /// at the first step that needs them (momentum or centering may be switched on later).

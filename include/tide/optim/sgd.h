@@ -22,6 +22,10 @@ class SGD : public Optimizer {
   ParamState param_state(size_t index) const override;
   void load_param_state(size_t index, const ParamState& state) override;
 
+ protected:
+  std::vector<std::pair<std::string, IValue>> hyperparameters() const override;
+  void load_hyperparameters(const IValue& group) override;
+
  private:
   SGDOptions options_;
   std::vector<Tensor> momentum_buffers_;  // by parameter; undefined before its first step
