@@ -11,23 +11,46 @@
 namespace tide::optim {
 
 Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
-    : Optimizer(std::move(params), "optim::Adagrad"), options_(options) {
-  options_.validate();
-  state_.reserve(params_.size());
-  for (const Tensor& p : params_) {
-    state_.push_back(State{0, full(p.sizes(), options_.initial_accumulator_value(), p.options())});
+    : Optimizer(std::move(params), "optim::Adagrad"), options_{options} {
+  options.validate();
+  add_sums(options);
+}
+
+// torch's Adagrad makes each parameter's sum when the parameter joins: filled with the
+// group's initial_accumulator_value.
+void Adagrad::add_sums(const AdagradOptions& options) {
+  for (size_t i = state_.size(); i < params_.size(); ++i) {
+    const Tensor& p = params_[i];
+    state_.push_back(State{0, full(p.sizes(), options.initial_accumulator_value(), p.options())});
   }
 }
 
 void Adagrad::step() {
-  options_.validate();
+  for (const AdagradOptions& o : options_) o.validate();
   detail::step_all_or_nothing(
       params_, state_, "optim::Adagrad::step",
-      [&](const Tensor& p, State& s) { detail::follow_parameter(s.sum, p); },
-      [&](Tensor& p, const Tensor& grad, State& s) {
-        detail::adagrad_step_(p, grad, s.sum, s.step + 1, options_);
+      [&](size_t, const Tensor& p, State& s) { detail::follow_parameter(s.sum, p); },
+      [&](size_t i, Tensor& p, const Tensor& grad, State& s) {
+        detail::adagrad_step_(p, grad, s.sum, s.step + 1, options_[group_of(i)]);
         ++s.step;
       });
+}
+
+const AdagradOptions& Adagrad::options(size_t group) const {
+  check_group(group, "optim::Adagrad::options");
+  return options_[group];
+}
+
+AdagradOptions& Adagrad::options(size_t group) {
+  check_group(group, "optim::Adagrad::options");
+  return options_[group];
+}
+
+void Adagrad::add_param_group(std::vector<Tensor> params, AdagradOptions options) {
+  options.validate();
+  add_params(std::move(params), "optim::Adagrad::add_param_group");
+  options_.push_back(options);
+  add_sums(options);
 }
 
 ParamState Adagrad::param_state(size_t index) const {
@@ -47,22 +70,22 @@ void Adagrad::load_param_state(size_t index, const ParamState& state) {
   state_[index] = std::move(s);
 }
 
-std::vector<std::pair<std::string, IValue>> Adagrad::hyperparameters() const {
-  const AdagradOptions& o = options_;
+std::vector<std::pair<std::string, IValue>> Adagrad::hyperparameters(size_t group) const {
+  const AdagradOptions& o = options(group);
   return {{"lr", o.lr()}, {"lr_decay", o.lr_decay()}, {"eps", o.eps()},
           {"weight_decay", o.weight_decay()},
           {"initial_accumulator_value", o.initial_accumulator_value()}, {"foreach", IValue()},
           {"maximize", o.maximize()}};
 }
 
-void Adagrad::load_hyperparameters(const IValue& group) {
-  const detail::GroupReader g(group, "optim::Adagrad::load_state_dict");
+void Adagrad::load_hyperparameters(size_t group, const IValue& entries) {
+  const detail::GroupReader g(entries, "optim::Adagrad::load_state_dict");
   AdagradOptions o(g.number("lr"));
   o.lr_decay(g.number("lr_decay")).eps(g.number("eps")).weight_decay(g.number("weight_decay"))
       .initial_accumulator_value(g.number("initial_accumulator_value"))
       .maximize(g.flag("maximize"));
   o.validate();
-  options_ = o;
+  options(group) = o;
 }
 
 }  // namespace tide::optim

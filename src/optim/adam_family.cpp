@@ -49,22 +49,23 @@ void adam_hyper_step_(Tensor& param, const Tensor& grad, Tensor& exp_avg, Tensor
 }
 
 void adam_family_step(std::vector<Tensor>& params, std::vector<AdamParamState>& state,
-                      const kernels::AdamHyper& hyper, const char* where) {
+                      const std::function<kernels::AdamHyper(size_t)>& hyper_of,
+                      const char* where) {
   step_all_or_nothing(
       params, state, where,
-      [&](const Tensor& p, AdamParamState& s) {
+      [&](size_t i, const Tensor& p, AdamParamState& s) {
         if (s.step == 0) {
           s.exp_avg = zeros(p.sizes(), p.options());  // contiguous, as state must be
           s.exp_avg_sq = zeros(p.sizes(), p.options());
         }
         // amsgrad may be switched on between steps: its running maximum starts from zeros.
-        if (hyper.amsgrad && !s.max_exp_avg_sq.defined()) {
+        if (hyper_of(i).amsgrad && !s.max_exp_avg_sq.defined()) {
           s.max_exp_avg_sq = zeros(p.sizes(), p.options());
         }
         for (Tensor* t : {&s.exp_avg, &s.exp_avg_sq, &s.max_exp_avg_sq}) follow_parameter(*t, p);
       },
-      [&](Tensor& p, const Tensor& grad, AdamParamState& s) {
-        kernels::AdamHyper h = hyper;
+      [&](size_t i, Tensor& p, const Tensor& grad, AdamParamState& s) {
+        kernels::AdamHyper h = hyper_of(i);
         h.step = s.step + 1;
         adam_hyper_step_(p, grad, s.exp_avg, s.exp_avg_sq, s.max_exp_avg_sq, h, where);
         ++s.step;

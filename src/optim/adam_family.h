@@ -3,6 +3,7 @@
 // in torch's layout. The two differ only in how weight decay applies
 // (kernels::AdamHyper::decoupled_weight_decay).
 
+#include <functional>
 #include <tuple>
 #include <vector>
 
@@ -31,9 +32,10 @@ void adam_hyper_step_(Tensor& param, const Tensor& grad, Tensor& exp_avg, Tensor
                       const char* where);
 
 /// Adam::step and AdamW::step: every parameter with a gradient, all or nothing (Note
-/// [Optimizer steps are all or nothing]).
+/// [Optimizer steps are all or nothing]), parameter i with hyper_of(i) (its group's).
 void adam_family_step(std::vector<Tensor>& params, std::vector<AdamParamState>& state,
-                      const kernels::AdamHyper& hyper, const char* where);
+                      const std::function<kernels::AdamHyper(size_t)>& hyper_of,
+                      const char* where);
 
 /// The state in torch's layout, and back (Note [Optimizer state in torch's layout]).
 ParamState adam_param_state(const AdamParamState& s);

@@ -69,7 +69,7 @@ namespace {
 
 constexpr const char* kWhere = "optim::Optimizer::load_state_dict";
 
-IValue group_of(std::vector<std::pair<std::string, IValue>> entries) {
+IValue group_dict(std::vector<std::pair<std::string, IValue>> entries) {
   std::vector<std::pair<IValue, IValue>> items;
   for (auto& [key, value] : entries) items.emplace_back(key, std::move(value));
   return IValue::dict(std::move(items));
@@ -90,31 +90,44 @@ IValue Optimizer::state_dict() const {
     }
     state.emplace_back(static_cast<int64_t>(i), IValue::dict(std::move(entries)));
   }
-  std::vector<std::pair<std::string, IValue>> group = hyperparameters();
-  IValue::List indices;
-  for (size_t i = 0; i < params_.size(); ++i) indices.emplace_back(static_cast<int64_t>(i));
-  group.emplace_back("params", IValue(std::move(indices)));
+  IValue::List groups;
+  size_t next = 0;  // parameters are numbered across the groups in order (torch's)
+  for (size_t g = 0; g < num_param_groups(); ++g) {
+    std::vector<std::pair<std::string, IValue>> group = hyperparameters(g);
+    IValue::List indices;
+    for (size_t k = 0; k < param_group(g).size(); ++k) {
+      indices.emplace_back(static_cast<int64_t>(next++));
+    }
+    group.emplace_back("params", IValue(std::move(indices)));
+    groups.push_back(group_dict(std::move(group)));
+  }
   return IValue::dict({{"state", IValue::dict(std::move(state))},
-                       {"param_groups", IValue(IValue::List{group_of(std::move(group))})}});
+                       {"param_groups", IValue(std::move(groups))}});
 }
 
 void Optimizer::load_state_dict(const IValue& sd) {
   TIDE_CHECK(sd.is_dict(), "[", kWhere, "] expected a dict with 'state' and 'param_groups', "
              "found ", kind_name(sd.kind()));
   const IValue& groups = sd.at("param_groups");
-  TIDE_CHECK(groups.is_list() && groups.to_list().size() == 1 && groups.to_list()[0].is_dict(),
-             "[", kWhere, "] expected 'param_groups' to be a list of one group (tide's C++ "
-             "optimizers have one), found ", groups.is_list() ? groups.to_list().size() : 0,
-             " groups");
-  const IValue& group = groups.to_list()[0];
-  const IValue& indices = group.at("params");
-  TIDE_CHECK(indices.is_list() && indices.to_list().size() == params_.size(), "[", kWhere,
-             "] loaded state_dict has a group of ",
-             indices.is_list() ? indices.to_list().size() : 0, " parameters, and this optimizer ",
-             params_.size(), "; load it into an optimizer of the same parameters");
-  // The loaded state's indices name parameters by position in the group (torch's rule).
+  TIDE_CHECK(groups.is_list(), "[", kWhere, "] expected 'param_groups' to be a list, found ",
+             kind_name(groups.kind()));
+  const IValue::List& saved_groups = groups.to_list();
+  TIDE_CHECK(saved_groups.size() == num_param_groups(), "[", kWhere, "] loaded state dict has ",
+             saved_groups.size(), " parameter groups, and this optimizer ", num_param_groups(),
+             "; load it into an optimizer with the same groups");
+  // The saved indices of each group, in order: position k across the groups is parameter k.
   std::vector<int64_t> saved;
-  for (const IValue& i : indices.to_list()) saved.push_back(i.to_int());
+  for (size_t g = 0; g < saved_groups.size(); ++g) {
+    TIDE_CHECK(saved_groups[g].is_dict(), "[", kWhere, "] expected param group ", g,
+               " to be a dict, found ", kind_name(saved_groups[g].kind()));
+    const IValue& indices = saved_groups[g].at("params");
+    const size_t size = indices.is_list() ? indices.to_list().size() : 0;
+    TIDE_CHECK(indices.is_list() && size == param_group(g).size(), "[", kWhere,
+               "] loaded state dict has a group of ", size, " parameters (group ", g,
+               "), and this optimizer's has ", param_group(g).size(),
+               "; load it into an optimizer of the same parameters");
+    for (const IValue& i : indices.to_list()) saved.push_back(i.to_int());
+  }
   const IValue& state = sd.at("state");
   TIDE_CHECK(state.is_dict(), "[", kWhere, "] expected 'state' to be a dict, found ",
              kind_name(state.kind()));
@@ -146,12 +159,15 @@ void Optimizer::load_state_dict(const IValue& sd) {
   // All or nothing: the old hyperparameters and states come back if any part fails.
   std::vector<ParamState> before(params_.size());
   for (size_t i = 0; i < params_.size(); ++i) before[i] = param_state(i);
-  const IValue old_group = group_of(hyperparameters());
+  std::vector<IValue> old_groups;
+  for (size_t g = 0; g < num_param_groups(); ++g) {
+    old_groups.push_back(group_dict(hyperparameters(g)));
+  }
   try {
-    load_hyperparameters(group);
+    for (size_t g = 0; g < num_param_groups(); ++g) load_hyperparameters(g, saved_groups[g]);
     for (size_t i = 0; i < params_.size(); ++i) load_param_state(i, loaded[i]);
   } catch (...) {
-    load_hyperparameters(old_group);
+    for (size_t g = 0; g < num_param_groups(); ++g) load_hyperparameters(g, old_groups[g]);
     for (size_t i = 0; i < params_.size(); ++i) load_param_state(i, before[i]);
     throw;
   }

@@ -10,29 +10,48 @@
 namespace tide::optim {
 
 RMSprop::RMSprop(std::vector<Tensor> params, RMSpropOptions options)
-    : Optimizer(std::move(params), "optim::RMSprop"), options_(options) {
-  options_.validate();
+    : Optimizer(std::move(params), "optim::RMSprop"), options_{options} {
+  options.validate();
   state_.resize(params_.size());
 }
 
 void RMSprop::step() {
-  options_.validate();
+  for (const RMSpropOptions& o : options_) o.validate();
   detail::step_all_or_nothing(
       params_, state_, "optim::RMSprop::step",
-      [&](const Tensor& p, State& s) {
+      [&](size_t i, const Tensor& p, State& s) {
+        const RMSpropOptions& o = options_[group_of(i)];
         if (!s.square_avg.defined()) s.square_avg = zeros(p.sizes(), p.options());
-        if (options_.momentum() > 0 && !s.momentum_buffer.defined()) {
+        if (o.momentum() > 0 && !s.momentum_buffer.defined()) {
           s.momentum_buffer = zeros(p.sizes(), p.options());
         }
-        if (options_.centered() && !s.grad_avg.defined()) s.grad_avg = zeros(p.sizes(), p.options());
+        if (o.centered() && !s.grad_avg.defined()) s.grad_avg = zeros(p.sizes(), p.options());
         for (Tensor* t : {&s.square_avg, &s.momentum_buffer, &s.grad_avg}) {
           detail::follow_parameter(*t, p);
         }
       },
-      [&](Tensor& p, const Tensor& grad, State& s) {
-        detail::rmsprop_step_(p, grad, s.square_avg, s.grad_avg, s.momentum_buffer, options_);
+      [&](size_t i, Tensor& p, const Tensor& grad, State& s) {
+        detail::rmsprop_step_(p, grad, s.square_avg, s.grad_avg, s.momentum_buffer,
+                              options_[group_of(i)]);
         ++s.step;
       });
+}
+
+const RMSpropOptions& RMSprop::options(size_t group) const {
+  check_group(group, "optim::RMSprop::options");
+  return options_[group];
+}
+
+RMSpropOptions& RMSprop::options(size_t group) {
+  check_group(group, "optim::RMSprop::options");
+  return options_[group];
+}
+
+void RMSprop::add_param_group(std::vector<Tensor> params, RMSpropOptions options) {
+  options.validate();
+  add_params(std::move(params), "optim::RMSprop::add_param_group");
+  options_.push_back(options);
+  state_.resize(params_.size());
 }
 
 ParamState RMSprop::param_state(size_t index) const {
@@ -60,22 +79,22 @@ void RMSprop::load_param_state(size_t index, const ParamState& state) {
   state_[index] = std::move(s);
 }
 
-std::vector<std::pair<std::string, IValue>> RMSprop::hyperparameters() const {
-  const RMSpropOptions& o = options_;
+std::vector<std::pair<std::string, IValue>> RMSprop::hyperparameters(size_t group) const {
+  const RMSpropOptions& o = options(group);
   return {{"lr", o.lr()}, {"momentum", o.momentum()}, {"alpha", o.alpha()}, {"eps", o.eps()},
           {"centered", o.centered()}, {"weight_decay", o.weight_decay()}, {"foreach", IValue()},
           {"maximize", o.maximize()}, {"differentiable", false}};
 }
 
-void RMSprop::load_hyperparameters(const IValue& group) {
-  const detail::GroupReader g(group, "optim::RMSprop::load_state_dict");
+void RMSprop::load_hyperparameters(size_t group, const IValue& entries) {
+  const detail::GroupReader g(entries, "optim::RMSprop::load_state_dict");
   g.unsupported_switch("differentiable");
   RMSpropOptions o(g.number("lr"));
   o.momentum(g.number("momentum")).alpha(g.number("alpha")).eps(g.number("eps"))
       .centered(g.flag("centered")).weight_decay(g.number("weight_decay"))
       .maximize(g.flag("maximize"));
   o.validate();
-  options_ = o;
+  options(group) = o;
 }
 
 }  // namespace tide::optim

@@ -11,10 +11,11 @@
 
 namespace tide::optim::detail {
 
-/// Every parameter with a gradient is checked and `prepare(param, state)` readies a copy of
-/// its state (makes what is missing, moves what is elsewhere) before anything is launched;
-/// then `apply(param, contiguous_grad, state)` updates each (allocating nothing) and the
-/// readied states replace the old ones. An error before the launches changes nothing.
+/// Every parameter with a gradient is checked and `prepare(index, param, state)` readies a
+/// copy of its state (makes what is missing, moves what is elsewhere) before anything is
+/// launched; then `apply(index, param, contiguous_grad, state)` updates each (allocating
+/// nothing) and the readied states replace the old ones. An error before the launches changes
+/// nothing. `index` numbers the parameter: its group's options are the optimizer's to find.
 template <class State, class Prepare, class Apply>
 void step_all_or_nothing(std::vector<Tensor>& params, std::vector<State>& state,
                          const char* where, Prepare&& prepare, Apply&& apply) {
@@ -33,12 +34,12 @@ void step_all_or_nothing(std::vector<Tensor>& params, std::vector<State>& state,
     check_parameter(p, where);
     check_like_parameter(grad, p, where, "grad");
     Update u{i, contiguous_operand(grad), state[i]};
-    prepare(p, u.state);
+    prepare(i, p, u.state);
     updates.push_back(std::move(u));
   }
   for (Update& u : updates) {
     Tensor& p = params[u.index];
-    apply(p, u.grad, u.state);
+    apply(u.index, p, u.grad, u.state);
     p.storage().bump_version();
   }
   for (Update& u : updates) state[u.index] = std::move(u.state);

@@ -1,6 +1,7 @@
 // Optimizer::state_dict and load_state_dict (Note [Optimizer state_dict]): torch 1.13's layout,
 // a round trip through torch's file format that resumes exactly, torch's own file loaded, and
-// loads refused changing nothing. tests/serialize/torch_format_test.cpp has torch read one.
+// loads refused changing nothing; param groups (Note [Param groups]) with options of their own.
+// tests/serialize/torch_format_test.cpp has torch read one.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -142,7 +143,7 @@ TEST(OptimizerStateDict, AStateDictThatDoesNotFitIsRefusedChangingNothing) {
   IValue sd = other.state_dict();
   sd.at("param_groups").to_list().at(0).at("params").to_list().pop_back();
   EXPECT_THAT(error_of([&] { adam.load_state_dict(sd); }),
-              HasSubstr("has a group of 1 parameters, and this optimizer 2"));
+              HasSubstr("has a group of 1 parameters (group 0), and this optimizer's has 2"));
 
   IValue bad_lr = other.state_dict();
   for (auto& [k, v] : bad_lr.at("param_groups").to_list().at(0).to_dict().items) {
@@ -160,4 +161,85 @@ TEST(OptimizerStateDict, AStateDictThatDoesNotFitIsRefusedChangingNothing) {
   EXPECT_EQ(adam.param_state(0).at(1).second.tolist<float>(), exp_avg);
   EXPECT_THAT(error_of([&] { adam.load_state_dict(IValue(3)); }),
               HasSubstr("expected a dict with 'state' and 'param_groups', found int"));
+}
+
+// ---- param groups (Note [Param groups])
+
+// A group with its own learning rate steps as an optimizer of its own would: SGD with two
+// groups equals two SGDs, one per group.
+TEST(OptimizerParamGroups, EachGroupStepsWithItsOwnOptions) {
+  std::vector<Tensor> a = two_params(), b = copies(a);
+  optim::SGD grouped({a[0]}, optim::SGDOptions(0.1).momentum(0.9));
+  grouped.add_param_group({a[1]}, optim::SGDOptions(0.01).momentum(0.5).nesterov(true));
+  optim::SGD first({b[0]}, optim::SGDOptions(0.1).momentum(0.9));
+  optim::SGD second({b[1]}, optim::SGDOptions(0.01).momentum(0.5).nesterov(true));
+  for (int i = 0; i < 3; ++i) {
+    step_once(grouped, a, 1.0f + i);
+    std::vector<Tensor> b0{b[0]}, b1{b[1]};
+    step_once(first, b0, 1.0f + i);
+    step_once(second, b1, 1.0f + i);
+  }
+  EXPECT_EQ(a[0].tolist<float>(), b[0].tolist<float>());
+  EXPECT_EQ(a[1].tolist<float>(), b[1].tolist<float>());
+  EXPECT_EQ(grouped.num_param_groups(), 2u);
+  EXPECT_EQ(grouped.group_of(1), 1u);
+  EXPECT_TRUE(grouped.param_group(1).at(0).is_same(a[1]));
+  EXPECT_EQ(grouped.options(1).lr(), 0.01);
+  grouped.options(1).lr(0.5);  // a schedule on one group
+  EXPECT_EQ(grouped.options(1).lr(), 0.5);
+  EXPECT_EQ(grouped.options().lr(), 0.1);
+}
+
+TEST(OptimizerParamGroups, EveryOptimizerTakesGroupsAndTheirStateDictRoundTrips) {
+  auto check = [](auto make, auto add) {
+    std::vector<Tensor> params = two_params();
+    auto opt = make(std::vector<Tensor>{params[0]});
+    add(opt, std::vector<Tensor>{params[1]});
+    for (int i = 0; i < 2; ++i) step_once(opt, params, 1.0f + i);
+    const IValue sd = opt.state_dict();
+    const IValue::List& groups = sd.at("param_groups").to_list();
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_TRUE(groups[0].at("params") == IValue(IValue::List{0}));
+    EXPECT_TRUE(groups[1].at("params") == IValue(IValue::List{1}));
+    EXPECT_EQ(groups[1].at("lr").to_double(), 0.03);
+    std::vector<Tensor> again = copies(params);
+    auto resumed = make(std::vector<Tensor>{again[0]});
+    add(resumed, std::vector<Tensor>{again[1]});
+    resumed.options(1).lr(1.0);  // replaced by the load
+    resumed.load_state_dict(sd);
+    EXPECT_EQ(resumed.options(1).lr(), 0.03);
+    step_once(opt, params, 0.5f);
+    step_once(resumed, again, 0.5f);
+    EXPECT_EQ(params[1].tolist<float>(), again[1].tolist<float>());
+  };
+  check([](std::vector<Tensor> p) { return optim::SGD(p, optim::SGDOptions(0.1).momentum(0.9)); },
+        [](optim::SGD& o, std::vector<Tensor> p) { o.add_param_group(p, optim::SGDOptions(0.03)); });
+  check([](std::vector<Tensor> p) { return optim::Adam(p, optim::AdamOptions(0.1)); },
+        [](optim::Adam& o, std::vector<Tensor> p) { o.add_param_group(p, optim::AdamOptions(0.03).amsgrad(true)); });
+  check([](std::vector<Tensor> p) { return optim::AdamW(p, optim::AdamWOptions(0.1)); },
+        [](optim::AdamW& o, std::vector<Tensor> p) { o.add_param_group(p, optim::AdamWOptions(0.03)); });
+  check([](std::vector<Tensor> p) { return optim::RMSprop(p, optim::RMSpropOptions(0.1)); },
+        [](optim::RMSprop& o, std::vector<Tensor> p) { o.add_param_group(p, optim::RMSpropOptions(0.03).centered(true)); });
+  check([](std::vector<Tensor> p) { return optim::Adagrad(p, optim::AdagradOptions(0.1)); },
+        [](optim::Adagrad& o, std::vector<Tensor> p) {
+          o.add_param_group(p, optim::AdagradOptions(0.03).initial_accumulator_value(0.5));
+        });
+}
+
+TEST(OptimizerParamGroups, AParameterInTwoGroupsOrBadOptionsAreRefusedChangingNothing) {
+  std::vector<Tensor> params = two_params();
+  optim::Adam adam({params[0]});
+  EXPECT_THAT(error_of([&] { adam.add_param_group({params[0]}, optim::AdamOptions()); }),
+              HasSubstr("some parameters appear in more than one parameter group"));
+  EXPECT_THAT(error_of([&] { adam.add_param_group({params[1]}, optim::AdamOptions(-1)); }),
+              HasSubstr("Invalid learning rate: -1"));
+  EXPECT_EQ(adam.num_param_groups(), 1u);
+  EXPECT_EQ(adam.parameters().size(), 1u);
+  EXPECT_THAT(error_of([&] { (void)adam.options(1); }),
+              HasSubstr("expected a param group index below 1, found 1"));
+  // A state_dict of another number of groups is refused.
+  optim::Adam two({params[0]});
+  two.add_param_group({params[1]}, optim::AdamOptions());
+  EXPECT_THAT(error_of([&] { adam.load_state_dict(two.state_dict()); }),
+              HasSubstr("loaded state dict has 2 parameter groups, and this optimizer 1"));
 }

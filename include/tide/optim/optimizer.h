@@ -50,8 +50,18 @@ class Optimizer {
   void zero_grad(bool set_to_none = true);
   /// One update of every parameter that has a gradient; parameters without one are skipped.
   virtual void step() = 0;
-  /// The parameters, in the order given.
+  /// The parameters, in the order given, group after group.
   const std::vector<Tensor>& parameters() const { return params_; }
+  /// Note [Param groups]: torch's param_groups. The constructor's parameters are group 0;
+  /// each optimizer's add_param_group(params, options) appends a group with options of its
+  /// own (its lr, momentum, ...; libtorch's OptimizerParamGroup), and options(g) reads or
+  /// changes them. Parameters are numbered across the groups in order, as torch's
+  /// state_dict numbers them, so param_state's index and state_dict's keys agree.
+  size_t num_param_groups() const { return group_ends_.size(); }
+  /// Group `g`'s parameters, in order.
+  std::vector<Tensor> param_group(size_t g) const;
+  /// The group of parameter `index`.
+  size_t group_of(size_t index) const;
 
   /// Parameter `index`'s state (Note [Optimizer state in torch's layout]); empty before its
   /// first step (Adagrad's, made by its constructor as torch's, excepted).
@@ -80,9 +90,10 @@ class Optimizer {
   /// The param group's entries torch 1.13 writes for this optimizer, "params" left out, in
   /// torch's order; torch's switches tide has no use for (foreach, capturable, ...) with
   /// torch's defaults.
-  virtual std::vector<std::pair<std::string, IValue>> hyperparameters() const = 0;
-  /// Sets the options from a param group of that layout (validated; nothing changes on error).
-  virtual void load_hyperparameters(const IValue& group) = 0;
+  virtual std::vector<std::pair<std::string, IValue>> hyperparameters(size_t group) const = 0;
+  /// Sets group `group`'s options from a param group of that layout (validated; nothing
+  /// changes on error).
+  virtual void load_hyperparameters(size_t group, const IValue& entries) = 0;
   /// Whether torch keeps this optimizer's "step" as a Python int (RMSprop in torch 1.13)
   /// rather than a tensor.
   virtual bool step_is_int() const { return false; }
@@ -90,8 +101,16 @@ class Optimizer {
   /// Raises tide::Error, naming `where`, for an empty list or a parameter that is undefined,
   /// not floating point or not a leaf (torch's checks).
   Optimizer(std::vector<Tensor> params, const char* where);
+  /// Appends a group of `params` (checked as the constructor checks them, and refused when one
+  /// is already in a group, as torch refuses it); raises changing nothing.
+  void add_params(std::vector<Tensor> params, const char* where);
+  /// Raises unless `g` names a group.
+  void check_group(size_t g, const char* where) const;
 
   std::vector<Tensor> params_;
+
+ private:
+  std::vector<size_t> group_ends_;  // group g is params_[ends[g-1], ends[g])
 };
 
 }  // namespace tide::optim
