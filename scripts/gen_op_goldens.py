@@ -600,7 +600,7 @@ def table_cases():
             domains = e["samples"].get("domain", "real")
             domains = domains if isinstance(domains, list) else [domains] * n
             sample = name + (f".{overload}" if overload else "")
-            tag = sample.replace(".", "_")
+            tag = "table_" + sample.replace(".", "_")  # apart from the hand-written goldens' names
             fn = getattr(torch, name)
             method = getattr(torch.Tensor, name + "_") if "inplace" in e["variants"] else None
 

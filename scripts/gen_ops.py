@@ -64,6 +64,7 @@ class Arg:
         "float?": "std::optional<double>",
         "Reduction": "Reduction",  # tide::Reduction (tide/ops.h)
         "str": "const std::string&",
+        "str?": "std::optional<std::string>",  # div's rounding_mode
         # torch's C++ API groups the schema's (dtype, layout, device, pin_memory) as one
         # TensorOptions; the table writes the C++ form.
         "TensorOptions": "const TensorOptions&",
@@ -110,7 +111,7 @@ class Op:
 
     KEYS = {"func", "variants", "plan", "kernel", "dtypes", "bool_error", "autograd", "reflected",
             "where", "python", "doc", "differentiable", "traced_call", "result", "derivatives",
-            "samples"}
+            "samples", "aliases", "alias_of"}
     VARIANTS = {"function", "method", "detail", "inplace", "out"}
     PLANS = ("unary_same", "unary_float", "binary", "pointwise", "explicit")
     RETURNS = {"Tensor": "Tensor", "Tensor(a!)": "Tensor&",
@@ -144,6 +145,8 @@ class Op:
         self.kernel = entry.get("kernel")
         self.autograd = entry["autograd"]
         self.python = entry.get("python")
+        # an alias's front end calls its target's (expand() makes them: `aliases`)
+        self.alias_of = entry.get("alias_of")
         if self.returns not in self.RETURNS:
             raise ValueError(f"{entry['func']}: return type must be one of {', '.join(self.RETURNS)}")
         if self.plan not in self.PLANS:
@@ -164,6 +167,11 @@ class Op:
     @property
     def cpp_name(self):
         return f"{self.name}_out" if self.is_out else self.name
+
+    @property
+    def alias_target(self):
+        """The C++ name of the op an alias forwards to."""
+        return f"{self.alias_of}_out" if self.is_out else self.alias_of
 
     @property
     def where(self):
@@ -254,7 +262,32 @@ def expand(entry):
         if "python" in base:
             derived["python"] = "out"
         out.append(derived)
-    return out
+    return out + alias_forms(entry, out)
+
+
+def alias_forms(entry, forms):
+    """`aliases` (torch's other names for an op: arccos for acos, subtract for sub): each form
+    of the entry (op, in-place, out=) again under each alias, a front end that calls the
+    target's (so an alias has no op entry, node or samples of its own: autograd composite)."""
+    aliases = entry.get("aliases", [])
+    if not aliases:
+        return []
+    stem = re.match(r"\w+", entry["func"]).group(0).rstrip("_")
+    result = []
+    for alias in aliases:
+        for form in forms:
+            name = re.match(r"\w+", form["func"]).group(0)
+            if not name.startswith(stem):
+                raise ValueError(f"{entry['func']}: alias of a form named {name}")
+            if form["variants"] == ["method"]:
+                raise ValueError(f"{entry['func']}: aliases of a method-only op are not generated")
+            derived = {k: v for k, v in form.items()
+                       if k not in ("samples", "derivatives", "aliases", "where", "doc",
+                                    "differentiable", "traced_call")}
+            derived.update(func=alias + name[len(stem):] + form["func"][len(name):],
+                           alias_of=name, autograd="composite")
+            result.append(derived)
+    return result
 
 
 def load_table(root):
@@ -330,7 +363,7 @@ def traced_declarations(ops):
 
 
 def plain_declarations(ops):
-    return [line for op in ops if op.plan == "explicit"
+    return [line for op in ops if op.plan == "explicit" and not op.alias_of
             for line in wrapped(f"{op.ret} plain_{op.cpp_name}", op.params(False, plain=True), ";")]
 
 
@@ -573,6 +606,9 @@ def front_end(op, method=False):
     """The op's front end: a free function, or for a method-only op the method itself, whose
     self is *this."""
     self_name = "*this" if method else "self"
+    if op.alias_of:
+        lines = wrapped(f"{op.ret} {op.cpp_name}", op.params(False), " {")
+        return lines + [f"  return {op.alias_target}({op.call_args()});", "}"]
     if method:
         const = "" if op.self_arg.written else " const"
         lines = wrapped(f"{op.ret} Tensor::{op.cpp_name}", op.params(False, skip_self=True),
@@ -806,7 +842,9 @@ def traced_file(ops):
 
 # ---------------------------------------------------------------- Python
 
-PY_TYPES = {"Tensor": "T", "Scalar": "Scalar", "float?": "std::optional<double>"}
+PY_TYPES = {"Tensor": "T", "Scalar": "Scalar", "float?": "std::optional<double>",
+            "Scalar?": "std::optional<Scalar>", "int": "int64_t", "float": "double",
+            "str?": "std::optional<std::string>"}
 
 
 def py_extras(args):
@@ -815,7 +853,7 @@ def py_extras(args):
         if a.kw_only and (i == 0 or not args[i - 1].kw_only):
             extras.append("nb::kw_only()")
         default = ".none() = nb::none()" if a.default == "None" else \
-            f" = {a.default}" if a.default else ""
+            f" = {a.default}" if a.default else ".none()" if a.type.endswith("?") else ""
         extras.append(f'nb::arg("{a.name}"){default}')
     return "".join(", " + e for e in extras)
 
@@ -943,7 +981,8 @@ def samples_file(ops):
         if len(domains) != len(tensors) or set(domains) - set(DOMAINS):
             raise ValueError(f"{op.entry['func']}: samples domain: one of {DOMAINS}, or a list "
                              "of them, one per tensor operand")
-        sample_dtype = {"float32": "kFloat32", "int64": "kInt64"}[spec.get("dtype", "float32")]
+        sample_dtype = {"float32": "kFloat32", "float64": "kFloat64",
+                        "int64": "kInt64"}[spec.get("dtype", "float32")]
         values = spec.get("args", {})
         index = {a.name: i for i, a in enumerate(tensors)}
 
@@ -957,7 +996,9 @@ def samples_file(ops):
                 elif a.name == "out":
                     parts.append("out")
                 elif a.name in values:
-                    literal = repr(values[a.name]).replace("True", "true").replace("False", "false")
+                    value = values[a.name]
+                    literal = (c_string(value) if isinstance(value, str) else
+                               repr(value).replace("True", "true").replace("False", "false"))
                     parts.append(f"Scalar({literal})" if a.type == "Scalar" else literal)
                 elif a.default is None:
                     raise ValueError(f"{op.entry['func']}: samples needs args.{a.name}")

@@ -10,6 +10,7 @@
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
@@ -184,39 +185,93 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       // ---- elementwise methods
       // @generated begin method-bindings (scripts/gen_ops.py from src/ops/ops.yaml: `python: method`)
       .def("neg", [](T self) { return self.neg(); })
+      .def("neg_", [](nb::object self) { nb::cast<Tensor&>(self).neg_(); return self; })
+      .def("negative", [](T self) { return self.negative(); })
+      .def("negative_", [](nb::object self) { nb::cast<Tensor&>(self).negative_(); return self; })
       .def("abs", [](T self) { return self.abs(); })
+      .def("abs_", [](nb::object self) { nb::cast<Tensor&>(self).abs_(); return self; })
+      .def("absolute", [](T self) { return self.absolute(); })
+      .def("absolute_", [](nb::object self) { nb::cast<Tensor&>(self).absolute_(); return self; })
       .def("exp", [](T self) { return self.exp(); })
+      .def("exp_", [](nb::object self) { nb::cast<Tensor&>(self).exp_(); return self; })
       .def("log", [](T self) { return self.log(); })
+      .def("log_", [](nb::object self) { nb::cast<Tensor&>(self).log_(); return self; })
       .def("sqrt", [](T self) { return self.sqrt(); })
+      .def("sqrt_", [](nb::object self) { nb::cast<Tensor&>(self).sqrt_(); return self; })
       .def("relu", [](T self) { return self.relu(); })
+      .def("relu_", [](nb::object self) { nb::cast<Tensor&>(self).relu_(); return self; })
       .def("sigmoid", [](T self) { return self.sigmoid(); })
+      .def("sigmoid_", [](nb::object self) { nb::cast<Tensor&>(self).sigmoid_(); return self; })
       .def("tanh", [](T self) { return self.tanh(); })
+      .def("tanh_", [](nb::object self) { nb::cast<Tensor&>(self).tanh_(); return self; })
       .def("sin", [](T self) { return self.sin(); })
       .def("sin_", [](nb::object self) { nb::cast<Tensor&>(self).sin_(); return self; })
       .def("add", [](T self, T other, Scalar alpha) { return self.add(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add", [](T self, Scalar other, Scalar alpha) { return self.add(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("sub", [](T self, T other, Scalar alpha) { return self.sub(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("subtract", [](T self, T other, Scalar alpha) { return self.subtract(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("sub", [](T self, Scalar other, Scalar alpha) { return self.sub(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("subtract", [](T self, Scalar other, Scalar alpha) { return self.subtract(other, alpha); }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("mul", [](T self, T other) { return self.mul(other); }, nb::arg("other"))
+      .def("multiply", [](T self, T other) { return self.multiply(other); }, nb::arg("other"))
       .def("mul", [](T self, Scalar other) { return self.mul(other); }, nb::arg("other"))
+      .def("multiply", [](T self, Scalar other) { return self.multiply(other); }, nb::arg("other"))
       .def("div", [](T self, T other) { return self.div(other); }, nb::arg("other"))
+      .def("divide", [](T self, T other) { return self.divide(other); }, nb::arg("other"))
+      .def("true_divide", [](T self, T other) { return self.true_divide(other); }, nb::arg("other"))
       .def("div", [](T self, Scalar other) { return self.div(other); }, nb::arg("other"))
+      .def("divide", [](T self, Scalar other) { return self.divide(other); }, nb::arg("other"))
+      .def("true_divide", [](T self, Scalar other) { return self.true_divide(other); }, nb::arg("other"))
       .def("maximum", [](T self, T other) { return self.maximum(other); }, nb::arg("other"))
       .def("minimum", [](T self, T other) { return self.minimum(other); }, nb::arg("other"))
       .def("atan2", [](T self, T other) { return self.atan2(other); }, nb::arg("other"))
       .def("atan2_", [](nb::object self, T other) { nb::cast<Tensor&>(self).atan2_(other); return self; }, nb::arg("other"))
+      .def("arctan2", [](T self, T other) { return self.arctan2(other); }, nb::arg("other"))
+      .def("arctan2_", [](nb::object self, T other) { nb::cast<Tensor&>(self).arctan2_(other); return self; }, nb::arg("other"))
       .def("eq", [](T self, T other) { return self.eq(other); }, nb::arg("other"))
+      .def("eq_", [](nb::object self, T other) { nb::cast<Tensor&>(self).eq_(other); return self; }, nb::arg("other"))
       .def("eq", [](T self, Scalar other) { return self.eq(other); }, nb::arg("other"))
+      .def("eq_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).eq_(other); return self; }, nb::arg("other"))
       .def("ne", [](T self, T other) { return self.ne(other); }, nb::arg("other"))
+      .def("ne_", [](nb::object self, T other) { nb::cast<Tensor&>(self).ne_(other); return self; }, nb::arg("other"))
+      .def("not_equal", [](T self, T other) { return self.not_equal(other); }, nb::arg("other"))
+      .def("not_equal_", [](nb::object self, T other) { nb::cast<Tensor&>(self).not_equal_(other); return self; }, nb::arg("other"))
       .def("ne", [](T self, Scalar other) { return self.ne(other); }, nb::arg("other"))
+      .def("ne_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).ne_(other); return self; }, nb::arg("other"))
+      .def("not_equal", [](T self, Scalar other) { return self.not_equal(other); }, nb::arg("other"))
+      .def("not_equal_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).not_equal_(other); return self; }, nb::arg("other"))
       .def("lt", [](T self, T other) { return self.lt(other); }, nb::arg("other"))
+      .def("lt_", [](nb::object self, T other) { nb::cast<Tensor&>(self).lt_(other); return self; }, nb::arg("other"))
+      .def("less", [](T self, T other) { return self.less(other); }, nb::arg("other"))
+      .def("less_", [](nb::object self, T other) { nb::cast<Tensor&>(self).less_(other); return self; }, nb::arg("other"))
       .def("lt", [](T self, Scalar other) { return self.lt(other); }, nb::arg("other"))
+      .def("lt_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).lt_(other); return self; }, nb::arg("other"))
+      .def("less", [](T self, Scalar other) { return self.less(other); }, nb::arg("other"))
+      .def("less_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).less_(other); return self; }, nb::arg("other"))
       .def("le", [](T self, T other) { return self.le(other); }, nb::arg("other"))
+      .def("le_", [](nb::object self, T other) { nb::cast<Tensor&>(self).le_(other); return self; }, nb::arg("other"))
+      .def("less_equal", [](T self, T other) { return self.less_equal(other); }, nb::arg("other"))
+      .def("less_equal_", [](nb::object self, T other) { nb::cast<Tensor&>(self).less_equal_(other); return self; }, nb::arg("other"))
       .def("le", [](T self, Scalar other) { return self.le(other); }, nb::arg("other"))
+      .def("le_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).le_(other); return self; }, nb::arg("other"))
+      .def("less_equal", [](T self, Scalar other) { return self.less_equal(other); }, nb::arg("other"))
+      .def("less_equal_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).less_equal_(other); return self; }, nb::arg("other"))
       .def("gt", [](T self, T other) { return self.gt(other); }, nb::arg("other"))
+      .def("gt_", [](nb::object self, T other) { nb::cast<Tensor&>(self).gt_(other); return self; }, nb::arg("other"))
+      .def("greater", [](T self, T other) { return self.greater(other); }, nb::arg("other"))
+      .def("greater_", [](nb::object self, T other) { nb::cast<Tensor&>(self).greater_(other); return self; }, nb::arg("other"))
       .def("gt", [](T self, Scalar other) { return self.gt(other); }, nb::arg("other"))
+      .def("gt_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).gt_(other); return self; }, nb::arg("other"))
+      .def("greater", [](T self, Scalar other) { return self.greater(other); }, nb::arg("other"))
+      .def("greater_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).greater_(other); return self; }, nb::arg("other"))
       .def("ge", [](T self, T other) { return self.ge(other); }, nb::arg("other"))
+      .def("ge_", [](nb::object self, T other) { nb::cast<Tensor&>(self).ge_(other); return self; }, nb::arg("other"))
+      .def("greater_equal", [](T self, T other) { return self.greater_equal(other); }, nb::arg("other"))
+      .def("greater_equal_", [](nb::object self, T other) { nb::cast<Tensor&>(self).greater_equal_(other); return self; }, nb::arg("other"))
       .def("ge", [](T self, Scalar other) { return self.ge(other); }, nb::arg("other"))
+      .def("ge_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).ge_(other); return self; }, nb::arg("other"))
+      .def("greater_equal", [](T self, Scalar other) { return self.greater_equal(other); }, nb::arg("other"))
+      .def("greater_equal_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).greater_equal_(other); return self; }, nb::arg("other"))
       .def("lerp", [](T self, T end, Scalar weight) { return self.lerp(end, weight); }, nb::arg("end"), nb::arg("weight"))
       .def("lerp_", [](nb::object self, T end, Scalar weight) { nb::cast<Tensor&>(self).lerp_(end, weight); return self; }, nb::arg("end"), nb::arg("weight"))
       .def("lerp", [](T self, T end, T weight) { return self.lerp(end, weight); }, nb::arg("end"), nb::arg("weight"))
@@ -227,20 +282,32 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("tan_", [](nb::object self) { nb::cast<Tensor&>(self).tan_(); return self; })
       .def("asin", [](T self) { return self.asin(); })
       .def("asin_", [](nb::object self) { nb::cast<Tensor&>(self).asin_(); return self; })
+      .def("arcsin", [](T self) { return self.arcsin(); })
+      .def("arcsin_", [](nb::object self) { nb::cast<Tensor&>(self).arcsin_(); return self; })
       .def("acos", [](T self) { return self.acos(); })
       .def("acos_", [](nb::object self) { nb::cast<Tensor&>(self).acos_(); return self; })
+      .def("arccos", [](T self) { return self.arccos(); })
+      .def("arccos_", [](nb::object self) { nb::cast<Tensor&>(self).arccos_(); return self; })
       .def("atan", [](T self) { return self.atan(); })
       .def("atan_", [](nb::object self) { nb::cast<Tensor&>(self).atan_(); return self; })
+      .def("arctan", [](T self) { return self.arctan(); })
+      .def("arctan_", [](nb::object self) { nb::cast<Tensor&>(self).arctan_(); return self; })
       .def("sinh", [](T self) { return self.sinh(); })
       .def("sinh_", [](nb::object self) { nb::cast<Tensor&>(self).sinh_(); return self; })
       .def("cosh", [](T self) { return self.cosh(); })
       .def("cosh_", [](nb::object self) { nb::cast<Tensor&>(self).cosh_(); return self; })
       .def("asinh", [](T self) { return self.asinh(); })
       .def("asinh_", [](nb::object self) { nb::cast<Tensor&>(self).asinh_(); return self; })
+      .def("arcsinh", [](T self) { return self.arcsinh(); })
+      .def("arcsinh_", [](nb::object self) { nb::cast<Tensor&>(self).arcsinh_(); return self; })
       .def("acosh", [](T self) { return self.acosh(); })
       .def("acosh_", [](nb::object self) { nb::cast<Tensor&>(self).acosh_(); return self; })
+      .def("arccosh", [](T self) { return self.arccosh(); })
+      .def("arccosh_", [](nb::object self) { nb::cast<Tensor&>(self).arccosh_(); return self; })
       .def("atanh", [](T self) { return self.atanh(); })
       .def("atanh_", [](nb::object self) { nb::cast<Tensor&>(self).atanh_(); return self; })
+      .def("arctanh", [](T self) { return self.arctanh(); })
+      .def("arctanh_", [](nb::object self) { nb::cast<Tensor&>(self).arctanh_(); return self; })
       .def("exp2", [](T self) { return self.exp2(); })
       .def("exp2_", [](nb::object self) { nb::cast<Tensor&>(self).exp2_(); return self; })
       .def("expm1", [](T self) { return self.expm1(); })
@@ -273,6 +340,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("round_", [](nb::object self) { nb::cast<Tensor&>(self).round_(); return self; })
       .def("trunc", [](T self) { return self.trunc(); })
       .def("trunc_", [](nb::object self) { nb::cast<Tensor&>(self).trunc_(); return self; })
+      .def("fix", [](T self) { return self.fix(); })
+      .def("fix_", [](nb::object self) { nb::cast<Tensor&>(self).fix_(); return self; })
       .def("frac", [](T self) { return self.frac(); })
       .def("frac_", [](nb::object self) { nb::cast<Tensor&>(self).frac_(); return self; })
       .def("square", [](T self) { return self.square(); })
@@ -321,13 +390,18 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("bitwise_right_shift", [](T self, Scalar other) { return self.bitwise_right_shift(other); }, nb::arg("other"))
       .def("bitwise_right_shift_", [](nb::object self, Scalar other) { nb::cast<Tensor&>(self).bitwise_right_shift_(other); return self; }, nb::arg("other"))
       .def("logical_and", [](T self, T other) { return self.logical_and(other); }, nb::arg("other"))
+      .def("logical_and_", [](nb::object self, T other) { nb::cast<Tensor&>(self).logical_and_(other); return self; }, nb::arg("other"))
       .def("logical_or", [](T self, T other) { return self.logical_or(other); }, nb::arg("other"))
+      .def("logical_or_", [](nb::object self, T other) { nb::cast<Tensor&>(self).logical_or_(other); return self; }, nb::arg("other"))
       .def("logical_xor", [](T self, T other) { return self.logical_xor(other); }, nb::arg("other"))
+      .def("logical_xor_", [](nb::object self, T other) { nb::cast<Tensor&>(self).logical_xor_(other); return self; }, nb::arg("other"))
       .def("logical_not", [](T self) { return self.logical_not(); })
+      .def("logical_not_", [](nb::object self) { nb::cast<Tensor&>(self).logical_not_(); return self; })
       .def("isnan", [](T self) { return self.isnan(); })
       .def("isinf", [](T self) { return self.isinf(); })
       .def("isfinite", [](T self) { return self.isfinite(); })
       .def("nan_to_num", [](T self, std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) { return self.nan_to_num(nan, posinf, neginf); }, nb::arg("nan").none() = nb::none(), nb::arg("posinf").none() = nb::none(), nb::arg("neginf").none() = nb::none())
+      .def("nan_to_num_", [](nb::object self, std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) { nb::cast<Tensor&>(self).nan_to_num_(nan, posinf, neginf); return self; }, nb::arg("nan").none() = nb::none(), nb::arg("posinf").none() = nb::none(), nb::arg("neginf").none() = nb::none())
       .def("clamp_min", [](T self, T min) { return self.clamp_min(min); }, nb::arg("min"))
       .def("clamp_min_", [](nb::object self, T min) { nb::cast<Tensor&>(self).clamp_min_(min); return self; }, nb::arg("min"))
       .def("clamp_max", [](T self, T max) { return self.clamp_max(max); }, nb::arg("max"))
@@ -336,6 +410,55 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("addcmul_", [](nb::object self, T tensor1, T tensor2, Scalar value) { nb::cast<Tensor&>(self).addcmul_(tensor1, tensor2, value); return self; }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
       .def("addcdiv", [](T self, T tensor1, T tensor2, Scalar value) { return self.addcdiv(tensor1, tensor2, value); }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
       .def("addcdiv_", [](nb::object self, T tensor1, T tensor2, Scalar value) { nb::cast<Tensor&>(self).addcdiv_(tensor1, tensor2, value); return self; }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1)
+      .def("lgamma", [](T self) { return self.lgamma(); })
+      .def("lgamma_", [](nb::object self) { nb::cast<Tensor&>(self).lgamma_(); return self; })
+      .def("digamma", [](T self) { return self.digamma(); })
+      .def("digamma_", [](nb::object self) { nb::cast<Tensor&>(self).digamma_(); return self; })
+      .def("sinc", [](T self) { return self.sinc(); })
+      .def("sinc_", [](nb::object self) { nb::cast<Tensor&>(self).sinc_(); return self; })
+      .def("round", [](T self, int64_t decimals) { return self.round(decimals); }, nb::kw_only(), nb::arg("decimals"))
+      .def("round_", [](nb::object self, int64_t decimals) { nb::cast<Tensor&>(self).round_(decimals); return self; }, nb::kw_only(), nb::arg("decimals"))
+      .def("logit", [](T self, std::optional<double> eps) { return self.logit(eps); }, nb::arg("eps").none() = nb::none())
+      .def("logit_", [](nb::object self, std::optional<double> eps) { nb::cast<Tensor&>(self).logit_(eps); return self; }, nb::arg("eps").none() = nb::none())
+      .def("div", [](T self, T other, std::optional<std::string> rounding_mode) { return self.div(other, rounding_mode); }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("div_", [](nb::object self, T other, std::optional<std::string> rounding_mode) { nb::cast<Tensor&>(self).div_(other, rounding_mode); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("divide", [](T self, T other, std::optional<std::string> rounding_mode) { return self.divide(other, rounding_mode); }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("divide_", [](nb::object self, T other, std::optional<std::string> rounding_mode) { nb::cast<Tensor&>(self).divide_(other, rounding_mode); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("div", [](T self, Scalar other, std::optional<std::string> rounding_mode) { return self.div(other, rounding_mode); }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("div_", [](nb::object self, Scalar other, std::optional<std::string> rounding_mode) { nb::cast<Tensor&>(self).div_(other, rounding_mode); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("divide", [](T self, Scalar other, std::optional<std::string> rounding_mode) { return self.divide(other, rounding_mode); }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("divide_", [](nb::object self, Scalar other, std::optional<std::string> rounding_mode) { nb::cast<Tensor&>(self).divide_(other, rounding_mode); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none())
+      .def("deg2rad", [](T self) { return self.deg2rad(); })
+      .def("deg2rad_", [](nb::object self) { nb::cast<Tensor&>(self).deg2rad_(); return self; })
+      .def("rad2deg", [](T self) { return self.rad2deg(); })
+      .def("rad2deg_", [](nb::object self) { nb::cast<Tensor&>(self).rad2deg_(); return self; })
+      .def("float_power", [](T self, T exponent) { return self.float_power(exponent); }, nb::arg("exponent"))
+      .def("float_power_", [](nb::object self, T exponent) { nb::cast<Tensor&>(self).float_power_(exponent); return self; }, nb::arg("exponent"))
+      .def("float_power", [](T self, Scalar exponent) { return self.float_power(exponent); }, nb::arg("exponent"))
+      .def("float_power_", [](nb::object self, Scalar exponent) { nb::cast<Tensor&>(self).float_power_(exponent); return self; }, nb::arg("exponent"))
+      .def("ldexp", [](T self, T other) { return self.ldexp(other); }, nb::arg("other"))
+      .def("ldexp_", [](nb::object self, T other) { nb::cast<Tensor&>(self).ldexp_(other); return self; }, nb::arg("other"))
+      .def("xlogy", [](T self, T other) { return self.xlogy(other); }, nb::arg("other"))
+      .def("xlogy_", [](nb::object self, T other) { nb::cast<Tensor&>(self).xlogy_(other); return self; }, nb::arg("other"))
+      .def("logaddexp2", [](T self, T other) { return self.logaddexp2(other); }, nb::arg("other"))
+      .def("heaviside", [](T self, T values) { return self.heaviside(values); }, nb::arg("values"))
+      .def("heaviside_", [](nb::object self, T values) { nb::cast<Tensor&>(self).heaviside_(values); return self; }, nb::arg("values"))
+      .def("gcd", [](T self, T other) { return self.gcd(other); }, nb::arg("other"))
+      .def("gcd_", [](nb::object self, T other) { nb::cast<Tensor&>(self).gcd_(other); return self; }, nb::arg("other"))
+      .def("lcm", [](T self, T other) { return self.lcm(other); }, nb::arg("other"))
+      .def("lcm_", [](nb::object self, T other) { nb::cast<Tensor&>(self).lcm_(other); return self; }, nb::arg("other"))
+      .def("nextafter", [](T self, T other) { return self.nextafter(other); }, nb::arg("other"))
+      .def("nextafter_", [](nb::object self, T other) { nb::cast<Tensor&>(self).nextafter_(other); return self; }, nb::arg("other"))
+      .def("signbit", [](T self) { return self.signbit(); })
+      .def("isposinf", [](T self) { return self.isposinf(); })
+      .def("isneginf", [](T self) { return self.isneginf(); })
+      .def("positive", [](T self) { return self.positive(); })
+      .def("clamp_min", [](T self, Scalar min) { return self.clamp_min(min); }, nb::arg("min"))
+      .def("clamp_min_", [](nb::object self, Scalar min) { nb::cast<Tensor&>(self).clamp_min_(min); return self; }, nb::arg("min"))
+      .def("clamp_max", [](T self, Scalar max) { return self.clamp_max(max); }, nb::arg("max"))
+      .def("clamp_max_", [](nb::object self, Scalar max) { nb::cast<Tensor&>(self).clamp_max_(max); return self; }, nb::arg("max"))
+      .def("pow_", [](nb::object self, T exponent) { nb::cast<Tensor&>(self).pow_(exponent); return self; }, nb::arg("exponent"))
+      .def("pow_", [](nb::object self, Scalar exponent) { nb::cast<Tensor&>(self).pow_(exponent); return self; }, nb::arg("exponent"))
       // @generated end method-bindings
       .def("add_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("add_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).add_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
@@ -343,6 +466,11 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
       .def("sub_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).sub_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
       .def("mul_", inplace_method("mul_", [](Tensor& a, const auto& b) { a.mul_(b); }), nb::arg("other"))
       .def("div_", inplace_method("div_", [](Tensor& a, const auto& b) { a.div_(b); }), nb::arg("other"))
+      .def("subtract_", [](nb::object self, T b, Scalar alpha) { nb::cast<Tensor&>(self).subtract_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("subtract_", [](nb::object self, Scalar b, Scalar alpha) { nb::cast<Tensor&>(self).subtract_(b, alpha); return self; }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1)
+      .def("multiply_", inplace_method("multiply_", [](Tensor& a, const auto& b) { a.multiply_(b); }), nb::arg("other"))
+      .def("divide_", inplace_method("divide_", [](Tensor& a, const auto& b) { a.divide_(b); }), nb::arg("other"))
+      .def("true_divide_", inplace_method("true_divide_", [](Tensor& a, const auto& b) { a.true_divide_(b); }), nb::arg("other"))
       .def("pow", [](T a, T b) { return a.pow(b); }, nb::arg("exponent"))
       .def("pow", [](T a, Scalar b) { return a.pow(b); }, nb::arg("exponent"))
       .def("where", &Tensor::where, nb::arg("condition"), nb::arg("other"))
@@ -350,6 +478,16 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
            nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none())
       .def("clamp", static_cast<Tensor (Tensor::*)(const Tensor&, const Tensor&) const>(&Tensor::clamp),
            nb::arg("min"), nb::arg("max"))
+      .def("clip", static_cast<Tensor (Tensor::*)(std::optional<Scalar>, std::optional<Scalar>) const>(&Tensor::clip),
+           nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none())
+      .def("clip", static_cast<Tensor (Tensor::*)(const Tensor&, const Tensor&) const>(&Tensor::clip),
+           nb::arg("min"), nb::arg("max"))
+      .def("clamp_", [](nb::object self, std::optional<Scalar> min, std::optional<Scalar> max) { nb::cast<Tensor&>(self).clamp_(min, max); return self; },
+           nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none())
+      .def("clamp_", [](nb::object self, T min, T max) { nb::cast<Tensor&>(self).clamp_(min, max); return self; }, nb::arg("min"), nb::arg("max"))
+      .def("clip_", [](nb::object self, std::optional<Scalar> min, std::optional<Scalar> max) { nb::cast<Tensor&>(self).clip_(min, max); return self; },
+           nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none())
+      .def("clip_", [](nb::object self, T min, T max) { nb::cast<Tensor&>(self).clip_(min, max); return self; }, nb::arg("min"), nb::arg("max"))
       // ---- reductions
       .def("sum", [](T a, nb::handle dim, bool keepdim, std::optional<Dtype> dtype) {
         return reduce(dim, "Tensor.sum", [&] { return a.sum(dtype); },
@@ -405,25 +543,43 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("cat", &tide::cat, nb::arg("tensors"), nb::arg("dim") = 0);
   m.def("stack", &tide::stack, nb::arg("tensors"), nb::arg("dim") = 0);
   m.def("pow", [](Scalar a, T b) { return tide::pow(a, b); });
+  m.def("rsub", [](T a, T b, Scalar alpha) { return tide::rsub(a, b, alpha); }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
+  m.def("rsub", [](T a, Scalar b, Scalar alpha) { return tide::rsub(a, b, alpha); }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
   m.def("where", [](T c, T a, T b) { return tide::where(c, a, b); });
   m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); });
   m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
   bind_indexing(m, t);
   // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)
+  m.def("_neg_out", [](nb::object out, T self) { tide::neg_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_negative_out", [](nb::object out, T self) { tide::negative_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_abs_out", [](nb::object out, T self) { tide::abs_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_absolute_out", [](nb::object out, T self) { tide::absolute_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_exp_out", [](nb::object out, T self) { tide::exp_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_log_out", [](nb::object out, T self) { tide::log_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sqrt_out", [](nb::object out, T self) { tide::sqrt_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sigmoid_out", [](nb::object out, T self) { tide::sigmoid_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_tanh_out", [](nb::object out, T self) { tide::tanh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_sin_out", [](nb::object out, T self) { tide::sin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_atan2_out", [](nb::object out, T self, T other) { tide::atan2_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_arctan2_out", [](nb::object out, T self, T other) { tide::arctan2_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
   m.def("_lerp_out", [](nb::object out, T self, T end, Scalar weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
   m.def("_lerp_out", [](nb::object out, T self, T end, T weight) { tide::lerp_out(nb::cast<Tensor&>(out), self, end, weight); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("end"), nb::arg("weight"));
   m.def("_cos_out", [](nb::object out, T self) { tide::cos_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_tan_out", [](nb::object out, T self) { tide::tan_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_asin_out", [](nb::object out, T self) { tide::asin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_arcsin_out", [](nb::object out, T self) { tide::arcsin_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_acos_out", [](nb::object out, T self) { tide::acos_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_arccos_out", [](nb::object out, T self) { tide::arccos_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_atan_out", [](nb::object out, T self) { tide::atan_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_arctan_out", [](nb::object out, T self) { tide::arctan_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_sinh_out", [](nb::object out, T self) { tide::sinh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_cosh_out", [](nb::object out, T self) { tide::cosh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_asinh_out", [](nb::object out, T self) { tide::asinh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_arcsinh_out", [](nb::object out, T self) { tide::arcsinh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_acosh_out", [](nb::object out, T self) { tide::acosh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_arccosh_out", [](nb::object out, T self) { tide::arccosh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_atanh_out", [](nb::object out, T self) { tide::atanh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_arctanh_out", [](nb::object out, T self) { tide::arctanh_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_exp2_out", [](nb::object out, T self) { tide::exp2_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_expm1_out", [](nb::object out, T self) { tide::expm1_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_log2_out", [](nb::object out, T self) { tide::log2_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
@@ -440,6 +596,7 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("_ceil_out", [](nb::object out, T self) { tide::ceil_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_round_out", [](nb::object out, T self) { tide::round_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_trunc_out", [](nb::object out, T self) { tide::trunc_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_fix_out", [](nb::object out, T self) { tide::fix_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_frac_out", [](nb::object out, T self) { tide::frac_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_square_out", [](nb::object out, T self) { tide::square_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_bitwise_not_out", [](nb::object out, T self) { tide::bitwise_not_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
@@ -460,6 +617,15 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("_clamp_max_out", [](nb::object out, T self, T max) { tide::clamp_max_out(nb::cast<Tensor&>(out), self, max); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("max"));
   m.def("_addcmul_out", [](nb::object out, T self, T tensor1, T tensor2, Scalar value) { tide::addcmul_out(nb::cast<Tensor&>(out), self, tensor1, tensor2, value); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
   m.def("_addcdiv_out", [](nb::object out, T self, T tensor1, T tensor2, Scalar value) { tide::addcdiv_out(nb::cast<Tensor&>(out), self, tensor1, tensor2, value); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+  m.def("_lgamma_out", [](nb::object out, T self) { tide::lgamma_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_digamma_out", [](nb::object out, T self) { tide::digamma_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_sinc_out", [](nb::object out, T self) { tide::sinc_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
+  m.def("_xlogy_out", [](nb::object out, T self, T other) { tide::xlogy_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_logaddexp2_out", [](nb::object out, T self, T other) { tide::logaddexp2_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_heaviside_out", [](nb::object out, T self, T values) { tide::heaviside_out(nb::cast<Tensor&>(out), self, values); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("values"));
+  m.def("_gcd_out", [](nb::object out, T self, T other) { tide::gcd_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_lcm_out", [](nb::object out, T self, T other) { tide::lcm_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
+  m.def("_nextafter_out", [](nb::object out, T self, T other) { tide::nextafter_out(nb::cast<Tensor&>(out), self, other); return out; }, nb::arg("out"), nb::arg("input"), nb::arg("other"));
   // @generated end function-bindings
 }
 

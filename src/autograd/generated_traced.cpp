@@ -18,6 +18,45 @@ namespace {
 
 [[maybe_unused]] bool requires_grad(const Tensor& t) { return t.defined() && t.requires_grad(); }
 
+std::vector<Tensor> neg_backward(const Tensor& grad, const Saved& s) {
+  return grads(s.needs(0) ? Tensor(-grad) : Tensor());
+}
+
+std::vector<Tensor> abs_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * self.sgn()) : Tensor());
+}
+
+std::vector<Tensor> exp_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * result) : Tensor());
+}
+
+std::vector<Tensor> log_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad / self) : Tensor());
+}
+
+std::vector<Tensor> sqrt_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad / (2 * result)) : Tensor());
+}
+
+std::vector<Tensor> relu_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::gt(result, 0), grad, 0)) : Tensor());
+}
+
+std::vector<Tensor> sigmoid_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (1 - result) * result) : Tensor());
+}
+
+std::vector<Tensor> tanh_backward(const Tensor& grad, const Saved& s) {
+  const Tensor result = s[0];
+  return grads(s.needs(0) ? Tensor(grad * (1 - result * result)) : Tensor());
+}
+
 std::vector<Tensor> sin_backward(const Tensor& grad, const Saved& s) {
   const Tensor self = s[0];
   return grads(s.needs(0) ? Tensor(grad * self.cos()) : Tensor());
@@ -291,7 +330,259 @@ std::vector<Tensor> addcdiv_backward(const Tensor& grad, const Saved& s, Scalar 
                s.needs(2) ? Tensor(-grad * value * tensor1 / (tensor2 * tensor2)) : Tensor());
 }
 
+std::vector<Tensor> lgamma_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * self.digamma()) : Tensor());
+}
+
+std::vector<Tensor> digamma_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(grad * tide::detail::trigamma(self)) : Tensor());
+}
+
+std::vector<Tensor> sinc_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::eq(self, 0), 0,
+               grad * ((self * 3.141592653589793).cos() * 3.141592653589793 * self - (self * 3.141592653589793).sin()) / (self * self * 3.141592653589793))) : Tensor());
+}
+
+std::vector<Tensor> xlogy_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(grad * tide::xlogy(tide::ne(self, 0), other)) : Tensor(),
+               s.needs(1) ? Tensor(grad * self / other) : Tensor());
+}
+
+std::vector<Tensor> logaddexp2_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor other = s[1];
+  return grads(s.needs(0) ? Tensor(grad / ((other - self).exp2() + 1)) : Tensor(),
+               s.needs(1) ? Tensor(grad / ((self - other).exp2() + 1)) : Tensor());
+}
+
+std::vector<Tensor> rsub_Tensor_backward(const Tensor& grad, const Saved& s, Scalar alpha) {
+  return grads(s.needs(0) ? Tensor(-grad * alpha) : Tensor(), s.needs(1) ? Tensor(grad) : Tensor());
+}
+
+std::vector<Tensor> pow_Tensor_backward(const Tensor& grad, const Saved& s) {
+  const Tensor self = s[0];
+  const Tensor exponent = s[1];
+  const Tensor result = s[2];
+  return grads(s.needs(0) ? Tensor(tide::where(tide::eq(exponent, 0), 0,
+               grad * exponent * self.pow(exponent - 1))) : Tensor(),
+               s.needs(1) ? Tensor(tide::where(tide::logical_and(tide::eq(self, 0),
+               tide::ge(exponent, 0)), 0, grad * result * self.log())) : Tensor());
+}
+
+std::vector<Tensor> pow_Scalar_backward(const Tensor& grad, const Saved& s, Scalar exponent) {
+  const Tensor self = s[0];
+  return grads(
+               s.needs(0) ? Tensor(exponent.to_double() == 0.0 ? zeros_like(grad) : grad * exponent * self.pow(exponent.to_double() - 1.0)) : Tensor());
+}
+
 }  // namespace
+
+Tensor neg(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::neg(self); });
+  auto node = make_node("NegBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return neg_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& neg_(Tensor& self) {
+  check_inplace(self, false, "Tensor::neg_");
+  auto node = make_node("NegBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return neg_backward(grad, s);
+                        });
+  untraced([&] { return &detail::neg_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor abs(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::abs(self); });
+  auto node = make_node("AbsBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return abs_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& abs_(Tensor& self) {
+  check_inplace(self, false, "Tensor::abs_");
+  auto node = make_node("AbsBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return abs_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::abs_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor exp(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::exp(self); });
+  auto node = make_node("ExpBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return exp_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& exp_(Tensor& self) {
+  check_inplace(self, false, "Tensor::exp_");
+  auto node = make_node("ExpBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return exp_backward(grad, s);
+                        });
+  untraced([&] { return &detail::exp_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor log(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::log(self); });
+  auto node = make_node("LogBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& log_(Tensor& self) {
+  check_inplace(self, false, "Tensor::log_");
+  auto node = make_node("LogBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return log_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::log_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor sqrt(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::sqrt(self); });
+  auto node = make_node("SqrtBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sqrt_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& sqrt_(Tensor& self) {
+  check_inplace(self, false, "Tensor::sqrt_");
+  auto node = make_node("SqrtBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sqrt_backward(grad, s);
+                        });
+  untraced([&] { return &detail::sqrt_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor relu(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::relu(self); });
+  auto node = make_node("ReluBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return relu_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& relu_(Tensor& self) {
+  check_inplace(self, false, "Tensor::relu_");
+  auto node = make_node("ReluBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return relu_backward(grad, s);
+                        });
+  untraced([&] { return &detail::relu_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor sigmoid(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::sigmoid(self); });
+  auto node = make_node("SigmoidBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sigmoid_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& sigmoid_(Tensor& self) {
+  check_inplace(self, false, "Tensor::sigmoid_");
+  auto node = make_node("SigmoidBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sigmoid_backward(grad, s);
+                        });
+  untraced([&] { return &detail::sigmoid_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor tanh(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::tanh(self); });
+  auto node = make_node("TanhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return tanh_backward(grad, s);
+                        });
+  if (node) {
+    set_history(result, node);
+    node->save_output(result);
+  }
+  return result;
+}
+
+Tensor& tanh_(Tensor& self) {
+  check_inplace(self, false, "Tensor::tanh_");
+  auto node = make_node("TanhBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return tanh_backward(grad, s);
+                        });
+  untraced([&] { return &detail::tanh_(self); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
 
 Tensor sin(const Tensor& self) {
   Tensor result = untraced([&] { return tide::sin(self); });
@@ -1497,6 +1788,172 @@ Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Sca
     node->save(tensor2);
   }
   untraced([&] { return &detail::addcdiv_(self, tensor1, tensor2, value); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor lgamma(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::lgamma(self); });
+  auto node = make_node("LgammaBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return lgamma_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& lgamma_(Tensor& self) {
+  check_inplace(self, false, "Tensor::lgamma_");
+  auto node = make_node("LgammaBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return lgamma_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::lgamma_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor digamma(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::digamma(self); });
+  auto node = make_node("DigammaBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return digamma_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& digamma_(Tensor& self) {
+  check_inplace(self, false, "Tensor::digamma_");
+  auto node = make_node("DigammaBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return digamma_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::digamma_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor sinc(const Tensor& self) {
+  Tensor result = untraced([&] { return tide::sinc(self); });
+  auto node = make_node("SincBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sinc_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& sinc_(Tensor& self) {
+  check_inplace(self, false, "Tensor::sinc_");
+  auto node = make_node("SincBackward0", {&self},
+                        [](const Tensor& grad, const Saved& s) {
+                          return sinc_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::sinc_(self); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor xlogy(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::xlogy(self, other); });
+  auto node = make_node("XlogyBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return xlogy_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& xlogy_(Tensor& self, const Tensor& other) {
+  check_inplace(self, requires_grad(other), "Tensor::xlogy_");
+  auto node = make_node("XlogyBackward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return xlogy_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(other);
+  }
+  untraced([&] { return &detail::xlogy_(self, other); });
+  rebase_history(self, node);
+  return self;
+}
+
+Tensor logaddexp2(const Tensor& self, const Tensor& other) {
+  Tensor result = untraced([&] { return tide::logaddexp2(self, other); });
+  auto node = make_node("Logaddexp2Backward0", {&self, &other},
+                        [](const Tensor& grad, const Saved& s) {
+                          return logaddexp2_backward(grad, s);
+                        });
+  if (node) {
+    node->save(self);
+    node->save(other);
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor rsub(const Tensor& self, const Tensor& other, Scalar alpha) {
+  Tensor result = untraced([&] { return tide::rsub(self, other, alpha); });
+  auto node = make_node("RsubBackward0", {&self, &other},
+                        [alpha](const Tensor& grad, const Saved& s) {
+                          return rsub_Tensor_backward(grad, s, alpha);
+                        });
+  if (node) {
+    set_history(result, node);
+  }
+  return result;
+}
+
+Tensor& pow_(Tensor& self, const Tensor& exponent) {
+  check_inplace(self, requires_grad(exponent), "Tensor::pow_");
+  auto node = make_node("PowBackward1", {&self, &exponent},
+                        [](const Tensor& grad, const Saved& s) {
+                          return pow_Tensor_backward(grad, s);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(exponent);
+  }
+  untraced([&] { return &detail::pow_(self, exponent); });
+  rebase_history(self, node);
+  if (node) node->save_output(self);
+  return self;
+}
+
+Tensor& pow_(Tensor& self, Scalar exponent) {
+  check_inplace(self, false, "Tensor::pow_");
+  auto node = make_node("PowBackward0", {&self},
+                        [exponent](const Tensor& grad, const Saved& s) {
+                          return pow_Scalar_backward(grad, s, exponent);
+                        });
+  if (node) {
+    node->save(untraced([&] { return self.clone(); }));  // self before the write
+  }
+  untraced([&] { return &detail::pow_(self, exponent); });
   rebase_history(self, node);
   return self;
 }

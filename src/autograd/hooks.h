@@ -48,13 +48,21 @@ namespace traced {
 // The op table's differentiable ops, by family (their derivatives: traced_*.cpp).
 // @generated begin traced-declarations elementwise (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor neg(const Tensor& self);
+Tensor& neg_(Tensor& self);
 Tensor abs(const Tensor& self);
+Tensor& abs_(Tensor& self);
 Tensor exp(const Tensor& self);
+Tensor& exp_(Tensor& self);
 Tensor log(const Tensor& self);
+Tensor& log_(Tensor& self);
 Tensor sqrt(const Tensor& self);
+Tensor& sqrt_(Tensor& self);
 Tensor relu(const Tensor& self);
+Tensor& relu_(Tensor& self);
 Tensor sigmoid(const Tensor& self);
+Tensor& sigmoid_(Tensor& self);
 Tensor tanh(const Tensor& self);
+Tensor& tanh_(Tensor& self);
 Tensor sin(const Tensor& self);
 Tensor& sin_(Tensor& self);
 Tensor add(const Tensor& self, const Tensor& other, Scalar alpha);
@@ -86,6 +94,7 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor where(const Tensor& condition, Scalar self, const Tensor& other);
 Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
 Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
 Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
@@ -173,6 +182,18 @@ Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
 Tensor& addcmul_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value);
 Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value);
 Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value);
+Tensor lgamma(const Tensor& self);
+Tensor& lgamma_(Tensor& self);
+Tensor digamma(const Tensor& self);
+Tensor& digamma_(Tensor& self);
+Tensor sinc(const Tensor& self);
+Tensor& sinc_(Tensor& self);
+Tensor xlogy(const Tensor& self, const Tensor& other);
+Tensor& xlogy_(Tensor& self, const Tensor& other);
+Tensor logaddexp2(const Tensor& self, const Tensor& other);
+Tensor rsub(const Tensor& self, const Tensor& other, Scalar alpha);
+Tensor& pow_(Tensor& self, const Tensor& exponent);
+Tensor& pow_(Tensor& self, Scalar exponent);
 // @generated end traced-declarations elementwise
 // @generated begin traced-declarations reductions (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype);

@@ -7,6 +7,7 @@
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
+#include "autograd/view_history.h"
 #include "ops/elementwise.h"
 #include "tide/factories.h"
 
@@ -17,8 +18,6 @@ bool is_one(const Scalar& s) { return s.to_double() == 1.0; }
 
 /// g * alpha without a kernel when alpha is 1.
 Tensor scaled(const Tensor& g, const Scalar& alpha) { return is_one(alpha) ? g : g * alpha; }
-
-Tensor sign_of(const Tensor& a) { return gt(a, 0).to(a.dtype()) - lt(a, 0).to(a.dtype()); }
 
 /// Records `node` (when not null) as the history of `out`, saving out when asked.
 Tensor finish(Tensor out, const std::shared_ptr<FunctionNode>& node, bool save_out = false) {
@@ -58,7 +57,7 @@ Tensor sub(const Tensor& a, Scalar b, Scalar alpha) {
 }
 
 Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
-  Tensor r = untraced([&] { return detail::rsub(self, other, alpha); });
+  Tensor r = untraced([&] { return tide::rsub(self, other, alpha); });
   return finish(r, make_node("RsubBackward1", {&self}, [alpha](const Tensor& g, const Saved&) {
                   return grads(-scaled(g, alpha));
                 }));
@@ -213,88 +212,35 @@ Tensor where(const Tensor& condition, Scalar a, const Tensor& b) {
   return finish(r, node);
 }
 
-Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max) {
-  Tensor r = untraced([&] { return tide::clamp(a, min, max); });
-  auto node = make_node("ClampBackward1", {&a}, [min, max](const Tensor& g, const Saved& s) {
-    // The gradient passes where min <= a <= max, boundaries included (torch).
+namespace {
+/// clamp's node, for clamp and clamp_: the gradient passes where min <= x <= max, boundaries
+/// included (torch); x is the input before the op.
+std::shared_ptr<FunctionNode> clamp_node(const Tensor& a, std::optional<Scalar> min,
+                                         std::optional<Scalar> max) {
+  return make_node("ClampBackward1", {&a}, [min, max](const Tensor& g, const Saved& s) {
     const Tensor x = s[0];
     Tensor out = g;
     if (min) out = tide::where(ge(x, *min), out, 0);
     if (max) out = tide::where(le(x, *max), out, 0);
     return grads(out);
   });
+}
+}  // namespace
+
+Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> max) {
+  Tensor r = untraced([&] { return tide::clamp(a, min, max); });
+  auto node = clamp_node(a, min, max);
   if (node) node->save(a);
   return finish(r, node);
 }
 
-Tensor neg(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::neg(a); });
-  return finish(
-      r, make_node("NegBackward0", {&a}, [](const Tensor& g, const Saved&) { return grads(-g); }));
-}
-
-Tensor abs(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::abs(a); });
-  auto node = make_node("AbsBackward0", {&a},
-                        [](const Tensor& g, const Saved& s) { return grads(g * sign_of(s[0])); });
-  if (node) node->save(a);
-  return finish(r, node);
-}
-
-Tensor exp(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::exp(a); });
-  return finish(r,
-                make_node("ExpBackward0", {&a},
-                          [](const Tensor& g, const Saved& s) { return grads(g * s[0]); }),
-                /*save_out=*/true);
-}
-
-Tensor log(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::log(a); });
-  auto node = make_node("LogBackward0", {&a},
-                        [](const Tensor& g, const Saved& s) { return grads(g / s[0]); });
-  if (node) node->save(a);
-  return finish(r, node);
-}
-
-Tensor sqrt(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::sqrt(a); });
-  return finish(r,
-                make_node("SqrtBackward0", {&a},
-                          [](const Tensor& g, const Saved& s) { return grads(g / (2 * s[0])); }),
-                /*save_out=*/true);
-}
-
-Tensor relu(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::relu(a); });
-  return finish(r,
-                make_node("ReluBackward0", {&a},
-                          [](const Tensor& g, const Saved& s) {
-                            return grads(tide::where(gt(s[0], 0), g, 0));
-                          }),
-                /*save_out=*/true);
-}
-
-Tensor sigmoid(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::sigmoid(a); });
-  return finish(r,
-                make_node("SigmoidBackward0", {&a},
-                          [](const Tensor& g, const Saved& s) {
-                            const Tensor y = s[0];
-                            return grads(g * (1 - y) * y);
-                          }),
-                /*save_out=*/true);
-}
-
-Tensor tanh(const Tensor& a) {
-  Tensor r = untraced([&] { return tide::tanh(a); });
-  return finish(r,
-                make_node("TanhBackward0", {&a},
-                          [](const Tensor& g, const Saved& s) {
-                            const Tensor y = s[0];
-                            return grads(g * (1 - y * y));
-                          }),
-                /*save_out=*/true);
+Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  check_inplace(self, false, "Tensor::clamp_");
+  auto node = clamp_node(self, min, max);
+  if (node) node->save(untraced([&] { return self.clone(); }));  // self before the write
+  untraced([&] { return &detail::clamp_(self, min, max); });
+  rebase_history(self, node);
+  return self;
 }
 
 }  // namespace tide::autograd::traced

@@ -8,6 +8,7 @@
 #include "kernels/convert.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "kernels/functors.h"
+#include "kernels/special_functors.h"
 #include "tide/error.h"
 #include "tide/scalar.h"
 
@@ -110,6 +111,25 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
     case BinaryOp::LogicalXor: return f(LogicalXorOp<C>{});
     case BinaryOp::ClampMin: return f(ClampMinOp<C>{});
     case BinaryOp::ClampMax: return f(ClampMaxOp<C>{});
+    case BinaryOp::DivTrunc:
+      if constexpr (!std::is_same_v<T, bool>) return f(DivTruncOp<C>{});
+      break;
+    case BinaryOp::Xlogy:
+      if constexpr (is_float_type_v<T>) return f(XlogyOp<C>{});
+      break;
+    case BinaryOp::Logaddexp2:
+      if constexpr (is_float_type_v<T>) return f(Logaddexp2Op<C>{});
+      break;
+    case BinaryOp::Heaviside: return f(HeavisideOp<C>{});
+    case BinaryOp::Gcd:
+      if constexpr (is_int_type_v<T>) return f(GcdOp<C>{});
+      break;
+    case BinaryOp::Lcm:
+      if constexpr (is_int_type_v<T>) return f(LcmOp<C>{});
+      break;
+    case BinaryOp::Nextafter:
+      if constexpr (is_float_type_v<T>) return f(NextafterOp<C>{});
+      break;
     // @generated end binary-functors
   }
   TIDE_INTERNAL_ASSERT(false, "binary op ", static_cast<int>(op), " has no kernel for this dtype");
@@ -247,6 +267,18 @@ void with_unary_functor(UnaryOp op, const F& f) {
       break;
     case UnaryOp::BitwiseNot:
       if constexpr (std::is_integral_v<T>) return f(BitwiseNotOp<C>{});
+      break;
+    case UnaryOp::Lgamma:
+      if constexpr (is_float_type_v<T>) return f(LgammaOp<C>{});
+      break;
+    case UnaryOp::Digamma:
+      if constexpr (is_float_type_v<T>) return f(DigammaOp<C>{});
+      break;
+    case UnaryOp::Trigamma:
+      if constexpr (is_float_type_v<T>) return f(TrigammaOp<C>{});
+      break;
+    case UnaryOp::Sinc:
+      if constexpr (is_float_type_v<T>) return f(SincOp<C>{});
       break;
     case UnaryOp::Gelu:
       if constexpr (is_float_type_v<T>) return f(GeluOp<C>{});

@@ -90,6 +90,11 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
   Dtype compute = promote(a, b);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) check_alpha(compute, alpha, where);
   if (op == BinaryOp::Sub) check_sub(a, b, where);
+  // torch's heaviside neither promotes nor casts: operands and out have one dtype
+  TIDE_CHECK(op != BinaryOp::Heaviside ||
+                 (a.tensor->dtype() == b.tensor->dtype() &&
+                  (dest == Dest::New || target.dtype() == a.tensor->dtype())),
+             "[", where, "] heaviside is not yet implemented for tensors with different dtypes.");
   // True division (and the table's other `result: float` ops) of integers gives the default
   // dtype, as torch.
   if (kernels::computes_in_float(op) && !is_floating_point(compute)) compute = get_default_dtype();

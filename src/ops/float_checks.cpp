@@ -1,5 +1,5 @@
-// isnan, isinf, isfinite, nan_to_num and logical_not: compositions of the comparison and where
-// plans (the op table's `plan: explicit`, `autograd: none`: the ops inside record, so
+// isnan, isinf, isfinite, nan_to_num(_) and logical_not(_): compositions of the comparison and
+// where plans (the op table's `plan: explicit`, `autograd: none`: the ops inside record, so
 // nan_to_num's gradient reaches the elements it keeps, as torch's grad * isfinite(self)).
 // Integer and bool tensors hold no NaN or infinity.
 
@@ -57,6 +57,20 @@ Tensor plain_nan_to_num(const Tensor& self, std::optional<double> nan,
 Tensor plain_logical_not(const Tensor& self) {
   check_defined(self, "logical_not", "input");
   return eq(self, 0);
+}
+
+// The in-place forms write the composition's result back (bool to self's dtype for
+// logical_not_, as torch's 1 and 0).
+Tensor& plain_nan_to_num_(Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf) {
+  check_defined(self, "Tensor::nan_to_num_", "input");
+  if (!is_floating_point(self.dtype())) return self;
+  return self.copy_(plain_nan_to_num(self, nan, posinf, neginf));
+}
+
+Tensor& plain_logical_not_(Tensor& self) {
+  check_defined(self, "Tensor::logical_not_", "input");
+  return self.copy_(eq(self, 0));
 }
 
 }  // namespace tide::detail

@@ -34,6 +34,24 @@ Tensor neg(const Tensor& self) {
                             "operator instead.");
 }
 
+Tensor& neg_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("neg_out");
+  }
+  return detail::unary_out(UnaryOp::Neg, out, self, false, "neg_out",
+                            "Negation, the `-` operator, on a bool tensor is not supported. If "
+                            "you are trying to invert a mask, use the `~` or `logical_not()` "
+                            "operator instead.");
+}
+
+Tensor negative(const Tensor& self) {
+  return neg(self);
+}
+
+Tensor& negative_out(Tensor& out, const Tensor& self) {
+  return neg_out(out, self);
+}
+
 Tensor abs(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::abs(self);
@@ -43,11 +61,36 @@ Tensor abs(const Tensor& self) {
                             "e.g. .to(tide::kInt64), or use it as a mask directly");
 }
 
+Tensor& abs_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("abs_out");
+  }
+  return detail::unary_out(UnaryOp::Abs, out, self, false, "abs_out",
+                            "\"abs_cpu\" not implemented for 'Bool'; convert the tensor first, "
+                            "e.g. .to(tide::kInt64), or use it as a mask directly");
+}
+
+Tensor absolute(const Tensor& self) {
+  return abs(self);
+}
+
+Tensor& absolute_out(Tensor& out, const Tensor& self) {
+  return abs_out(out, self);
+}
+
 Tensor exp(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::exp(self);
   }
   return detail::unary_float(UnaryOp::Exp, self, "exp");
+}
+
+Tensor& exp_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("exp_out");
+  }
+  return detail::unary_out(UnaryOp::Exp, out, self, true, "exp_out",
+                            nullptr);
 }
 
 Tensor log(const Tensor& self) {
@@ -57,11 +100,27 @@ Tensor log(const Tensor& self) {
   return detail::unary_float(UnaryOp::Log, self, "log");
 }
 
+Tensor& log_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("log_out");
+  }
+  return detail::unary_out(UnaryOp::Log, out, self, true, "log_out",
+                            nullptr);
+}
+
 Tensor sqrt(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sqrt(self);
   }
   return detail::unary_float(UnaryOp::Sqrt, self, "sqrt");
+}
+
+Tensor& sqrt_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sqrt_out");
+  }
+  return detail::unary_out(UnaryOp::Sqrt, out, self, true, "sqrt_out",
+                            nullptr);
 }
 
 Tensor relu(const Tensor& self) {
@@ -79,11 +138,27 @@ Tensor sigmoid(const Tensor& self) {
   return detail::unary_float(UnaryOp::Sigmoid, self, "sigmoid");
 }
 
+Tensor& sigmoid_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sigmoid_out");
+  }
+  return detail::unary_out(UnaryOp::Sigmoid, out, self, true, "sigmoid_out",
+                            nullptr);
+}
+
 Tensor tanh(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::tanh(self);
   }
   return detail::unary_float(UnaryOp::Tanh, self, "tanh");
+}
+
+Tensor& tanh_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("tanh_out");
+  }
+  return detail::unary_out(UnaryOp::Tanh, out, self, true, "tanh_out",
+                            nullptr);
 }
 
 Tensor sin(const Tensor& self) {
@@ -122,11 +197,19 @@ Tensor sub(const Tensor& self, const Tensor& other, Scalar alpha) {
   return detail::binary(BinaryOp::Sub, self, other, alpha, "sub");
 }
 
+Tensor subtract(const Tensor& self, const Tensor& other, Scalar alpha) {
+  return sub(self, other, alpha);
+}
+
 Tensor sub(const Tensor& self, Scalar other, Scalar alpha) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sub(self, other, alpha);
   }
   return detail::binary(BinaryOp::Sub, self, other, alpha, "sub");
+}
+
+Tensor subtract(const Tensor& self, Scalar other, Scalar alpha) {
+  return sub(self, other, alpha);
 }
 
 Tensor mul(const Tensor& self, const Tensor& other) {
@@ -136,11 +219,19 @@ Tensor mul(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Mul, self, other, 1, "mul");
 }
 
+Tensor multiply(const Tensor& self, const Tensor& other) {
+  return mul(self, other);
+}
+
 Tensor mul(const Tensor& self, Scalar other) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::mul(self, other);
   }
   return detail::binary(BinaryOp::Mul, self, other, 1, "mul");
+}
+
+Tensor multiply(const Tensor& self, Scalar other) {
+  return mul(self, other);
 }
 
 Tensor div(const Tensor& self, const Tensor& other) {
@@ -150,11 +241,27 @@ Tensor div(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Div, self, other, 1, "div");
 }
 
+Tensor divide(const Tensor& self, const Tensor& other) {
+  return div(self, other);
+}
+
+Tensor true_divide(const Tensor& self, const Tensor& other) {
+  return div(self, other);
+}
+
 Tensor div(const Tensor& self, Scalar other) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::div(self, other);
   }
   return detail::binary(BinaryOp::Div, self, other, 1, "div");
+}
+
+Tensor divide(const Tensor& self, Scalar other) {
+  return div(self, other);
+}
+
+Tensor true_divide(const Tensor& self, Scalar other) {
+  return div(self, other);
 }
 
 Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, Scalar alpha) {
@@ -234,6 +341,21 @@ Tensor& atan2_out(Tensor& out, const Tensor& self, const Tensor& other) {
   return detail::binary_out(BinaryOp::Atan2, out, self, other, 1, "atan2_out");
 }
 
+Tensor arctan2(const Tensor& self, const Tensor& other) {
+  return atan2(self, other);
+}
+
+Tensor& arctan2_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  return atan2_out(out, self, other);
+}
+
+Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::rsub(self, other, alpha);
+  }
+  return detail::binary(BinaryOp::Sub, other, self, alpha, "rsub");
+}
+
 Tensor eq(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Eq, self, other, 1, "eq");
 }
@@ -246,40 +368,80 @@ Tensor ne(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Ne, self, other, 1, "ne");
 }
 
+Tensor not_equal(const Tensor& self, const Tensor& other) {
+  return ne(self, other);
+}
+
 Tensor ne(const Tensor& self, Scalar other) {
   return detail::binary(BinaryOp::Ne, self, other, 1, "ne");
+}
+
+Tensor not_equal(const Tensor& self, Scalar other) {
+  return ne(self, other);
 }
 
 Tensor lt(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Lt, self, other, 1, "lt");
 }
 
+Tensor less(const Tensor& self, const Tensor& other) {
+  return lt(self, other);
+}
+
 Tensor lt(const Tensor& self, Scalar other) {
   return detail::binary(BinaryOp::Lt, self, other, 1, "lt");
+}
+
+Tensor less(const Tensor& self, Scalar other) {
+  return lt(self, other);
 }
 
 Tensor le(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Le, self, other, 1, "le");
 }
 
+Tensor less_equal(const Tensor& self, const Tensor& other) {
+  return le(self, other);
+}
+
 Tensor le(const Tensor& self, Scalar other) {
   return detail::binary(BinaryOp::Le, self, other, 1, "le");
+}
+
+Tensor less_equal(const Tensor& self, Scalar other) {
+  return le(self, other);
 }
 
 Tensor gt(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Gt, self, other, 1, "gt");
 }
 
+Tensor greater(const Tensor& self, const Tensor& other) {
+  return gt(self, other);
+}
+
 Tensor gt(const Tensor& self, Scalar other) {
   return detail::binary(BinaryOp::Gt, self, other, 1, "gt");
+}
+
+Tensor greater(const Tensor& self, Scalar other) {
+  return gt(self, other);
 }
 
 Tensor ge(const Tensor& self, const Tensor& other) {
   return detail::binary(BinaryOp::Ge, self, other, 1, "ge");
 }
 
+Tensor greater_equal(const Tensor& self, const Tensor& other) {
+  return ge(self, other);
+}
+
 Tensor ge(const Tensor& self, Scalar other) {
   return detail::binary(BinaryOp::Ge, self, other, 1, "ge");
+}
+
+Tensor greater_equal(const Tensor& self, Scalar other) {
+  return ge(self, other);
 }
 
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
@@ -308,6 +470,10 @@ Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar
     return autograd::traced::clamp(self, min, max);
   }
   return detail::plain_clamp(self, min, max);
+}
+
+Tensor clip(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  return clamp(self, min, max);
 }
 
 Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
@@ -387,6 +553,14 @@ Tensor& asin_out(Tensor& out, const Tensor& self) {
                             nullptr);
 }
 
+Tensor arcsin(const Tensor& self) {
+  return asin(self);
+}
+
+Tensor& arcsin_out(Tensor& out, const Tensor& self) {
+  return asin_out(out, self);
+}
+
 Tensor acos(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::acos(self);
@@ -402,6 +576,14 @@ Tensor& acos_out(Tensor& out, const Tensor& self) {
                             nullptr);
 }
 
+Tensor arccos(const Tensor& self) {
+  return acos(self);
+}
+
+Tensor& arccos_out(Tensor& out, const Tensor& self) {
+  return acos_out(out, self);
+}
+
 Tensor atan(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::atan(self);
@@ -415,6 +597,14 @@ Tensor& atan_out(Tensor& out, const Tensor& self) {
   }
   return detail::unary_out(UnaryOp::Atan, out, self, true, "atan_out",
                             nullptr);
+}
+
+Tensor arctan(const Tensor& self) {
+  return atan(self);
+}
+
+Tensor& arctan_out(Tensor& out, const Tensor& self) {
+  return atan_out(out, self);
 }
 
 Tensor sinh(const Tensor& self) {
@@ -462,6 +652,14 @@ Tensor& asinh_out(Tensor& out, const Tensor& self) {
                             nullptr);
 }
 
+Tensor arcsinh(const Tensor& self) {
+  return asinh(self);
+}
+
+Tensor& arcsinh_out(Tensor& out, const Tensor& self) {
+  return asinh_out(out, self);
+}
+
 Tensor acosh(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::acosh(self);
@@ -477,6 +675,14 @@ Tensor& acosh_out(Tensor& out, const Tensor& self) {
                             nullptr);
 }
 
+Tensor arccosh(const Tensor& self) {
+  return acosh(self);
+}
+
+Tensor& arccosh_out(Tensor& out, const Tensor& self) {
+  return acosh_out(out, self);
+}
+
 Tensor atanh(const Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::atanh(self);
@@ -490,6 +696,14 @@ Tensor& atanh_out(Tensor& out, const Tensor& self) {
   }
   return detail::unary_out(UnaryOp::Atanh, out, self, true, "atanh_out",
                             nullptr);
+}
+
+Tensor arctanh(const Tensor& self) {
+  return atanh(self);
+}
+
+Tensor& arctanh_out(Tensor& out, const Tensor& self) {
+  return atanh_out(out, self);
 }
 
 Tensor exp2(const Tensor& self) {
@@ -736,6 +950,14 @@ Tensor& trunc_out(Tensor& out, const Tensor& self) {
   }
   return detail::unary_out(UnaryOp::Trunc, out, self, false, "trunc_out",
                             nullptr);
+}
+
+Tensor fix(const Tensor& self) {
+  return trunc(self);
+}
+
+Tensor& fix_out(Tensor& out, const Tensor& self) {
+  return trunc_out(out, self);
 }
 
 Tensor frac(const Tensor& self) {
@@ -1043,6 +1265,14 @@ Tensor& clamp_out(Tensor& out, const Tensor& self, const Tensor& min, const Tens
                                0, PointwiseDtype::Promote, "clamp_out");
 }
 
+Tensor clip(const Tensor& self, const Tensor& min, const Tensor& max) {
+  return clamp(self, min, max);
+}
+
+Tensor& clip_out(Tensor& out, const Tensor& self, const Tensor& min, const Tensor& max) {
+  return clamp_out(out, self, min, max);
+}
+
 Tensor clamp_min(const Tensor& self, const Tensor& min) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self, min))) {
     return autograd::traced::clamp_min(self, min);
@@ -1107,6 +1337,198 @@ Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& tensor1, cons
   }
   return detail::pointwise_out(TernaryOp::Addcdiv, out, {&self, &tensor1, &tensor2},
                                value, PointwiseDtype::PromoteAll, "addcdiv_out");
+}
+
+Tensor lgamma(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::lgamma(self);
+  }
+  return detail::unary_float(UnaryOp::Lgamma, self, "lgamma");
+}
+
+Tensor& lgamma_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("lgamma_out");
+  }
+  return detail::unary_out(UnaryOp::Lgamma, out, self, true, "lgamma_out",
+                            nullptr);
+}
+
+Tensor digamma(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::digamma(self);
+  }
+  return detail::unary_float(UnaryOp::Digamma, self, "digamma");
+}
+
+Tensor& digamma_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("digamma_out");
+  }
+  return detail::unary_out(UnaryOp::Digamma, out, self, true, "digamma_out",
+                            nullptr);
+}
+
+Tensor sinc(const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sinc(self);
+  }
+  return detail::unary_float(UnaryOp::Sinc, self, "sinc");
+}
+
+Tensor& sinc_out(Tensor& out, const Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self))) {
+    autograd::traced::check_out_variant("sinc_out");
+  }
+  return detail::unary_out(UnaryOp::Sinc, out, self, true, "sinc_out",
+                            nullptr);
+}
+
+Tensor round(const Tensor& self, int64_t decimals) {
+  return detail::plain_round(self, decimals);
+}
+
+Tensor logit(const Tensor& self, std::optional<double> eps) {
+  return detail::plain_logit(self, eps);
+}
+
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode) {
+  return detail::plain_div(self, other, rounding_mode);
+}
+
+Tensor divide(const Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode) {
+  return div(self, other, rounding_mode);
+}
+
+Tensor div(const Tensor& self, Scalar other, std::optional<std::string> rounding_mode) {
+  return detail::plain_div(self, other, rounding_mode);
+}
+
+Tensor divide(const Tensor& self, Scalar other, std::optional<std::string> rounding_mode) {
+  return div(self, other, rounding_mode);
+}
+
+Tensor deg2rad(const Tensor& self) {
+  return detail::plain_deg2rad(self);
+}
+
+Tensor rad2deg(const Tensor& self) {
+  return detail::plain_rad2deg(self);
+}
+
+Tensor float_power(const Tensor& self, const Tensor& exponent) {
+  return detail::plain_float_power(self, exponent);
+}
+
+Tensor float_power(const Tensor& self, Scalar exponent) {
+  return detail::plain_float_power(self, exponent);
+}
+
+Tensor ldexp(const Tensor& self, const Tensor& other) {
+  return detail::plain_ldexp(self, other);
+}
+
+Tensor xlogy(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::xlogy(self, other);
+  }
+  return detail::binary(BinaryOp::Xlogy, self, other, 1, "xlogy");
+}
+
+Tensor& xlogy_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("xlogy_out");
+  }
+  return detail::binary_out(BinaryOp::Xlogy, out, self, other, 1, "xlogy_out");
+}
+
+Tensor logaddexp2(const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::logaddexp2(self, other);
+  }
+  return detail::binary(BinaryOp::Logaddexp2, self, other, 1, "logaddexp2");
+}
+
+Tensor& logaddexp2_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("logaddexp2_out");
+  }
+  return detail::binary_out(BinaryOp::Logaddexp2, out, self, other, 1, "logaddexp2_out");
+}
+
+Tensor heaviside(const Tensor& self, const Tensor& values) {
+  return detail::binary(BinaryOp::Heaviside, self, values, 1, "heaviside");
+}
+
+Tensor& heaviside_out(Tensor& out, const Tensor& self, const Tensor& values) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, values))) {
+    autograd::traced::check_out_variant("heaviside_out");
+  }
+  return detail::binary_out(BinaryOp::Heaviside, out, self, values, 1, "heaviside_out");
+}
+
+Tensor gcd(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::Gcd, self, other, 1, "gcd");
+}
+
+Tensor& gcd_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("gcd_out");
+  }
+  return detail::binary_out(BinaryOp::Gcd, out, self, other, 1, "gcd_out");
+}
+
+Tensor lcm(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::Lcm, self, other, 1, "lcm");
+}
+
+Tensor& lcm_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("lcm_out");
+  }
+  return detail::binary_out(BinaryOp::Lcm, out, self, other, 1, "lcm_out");
+}
+
+Tensor nextafter(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::Nextafter, self, other, 1, "nextafter");
+}
+
+Tensor& nextafter_out(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(out, self, other))) {
+    autograd::traced::check_out_variant("nextafter_out");
+  }
+  return detail::binary_out(BinaryOp::Nextafter, out, self, other, 1, "nextafter_out");
+}
+
+Tensor signbit(const Tensor& self) {
+  return detail::plain_signbit(self);
+}
+
+Tensor isposinf(const Tensor& self) {
+  return detail::plain_isposinf(self);
+}
+
+Tensor isneginf(const Tensor& self) {
+  return detail::plain_isneginf(self);
+}
+
+Tensor positive(const Tensor& self) {
+  return detail::plain_positive(self);
+}
+
+Tensor clamp_min(const Tensor& self, Scalar min) {
+  return detail::plain_clamp_min(self, min);
+}
+
+Tensor clamp_max(const Tensor& self, Scalar max) {
+  return detail::plain_clamp_max(self, max);
+}
+
+Tensor rsub(const Tensor& self, const Tensor& other, Scalar alpha) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::rsub(self, other, alpha);
+  }
+  return detail::binary(BinaryOp::Sub, other, self, alpha, "rsub");
 }
 
 Tensor sum(const Tensor& self, std::optional<Dtype> dtype) {
@@ -1755,6 +2177,81 @@ Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar v
 
 namespace detail {
 
+Tensor& neg_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::neg_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Neg, self, false, "Tensor::neg_",
+                            "Negation, the `-` operator, on a bool tensor is not supported. If "
+                            "you are trying to invert a mask, use the `~` or `logical_not()` "
+                            "operator instead.");
+}
+
+Tensor& negative_(Tensor& self) {
+  return neg_(self);
+}
+
+Tensor& abs_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::abs_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Abs, self, false, "Tensor::abs_",
+                            "\"abs_cpu\" not implemented for 'Bool'; convert the tensor first, "
+                            "e.g. .to(tide::kInt64), or use it as a mask directly");
+}
+
+Tensor& absolute_(Tensor& self) {
+  return abs_(self);
+}
+
+Tensor& exp_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::exp_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Exp, self, true, "Tensor::exp_",
+                            nullptr);
+}
+
+Tensor& log_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::log_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Log, self, true, "Tensor::log_",
+                            nullptr);
+}
+
+Tensor& sqrt_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sqrt_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sqrt, self, true, "Tensor::sqrt_",
+                            nullptr);
+}
+
+Tensor& relu_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::relu_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Relu, self, false, "Tensor::relu_",
+                            "Boolean inputs not supported for relu");
+}
+
+Tensor& sigmoid_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sigmoid_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sigmoid, self, true, "Tensor::sigmoid_",
+                            nullptr);
+}
+
+Tensor& tanh_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::tanh_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Tanh, self, true, "Tensor::tanh_",
+                            nullptr);
+}
+
 Tensor& sin_(Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sin_(self);
@@ -1770,11 +2267,8 @@ Tensor& atan2_(Tensor& self, const Tensor& other) {
   return detail::binary_inplace(BinaryOp::Atan2, self, other, 1, "Tensor::atan2_");
 }
 
-Tensor rsub(const Tensor& self, Scalar other, Scalar alpha) {
-  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
-    return autograd::traced::rsub(self, other, alpha);
-  }
-  return detail::binary(BinaryOp::Sub, other, self, alpha, "rsub");
+Tensor& arctan2_(Tensor& self, const Tensor& other) {
+  return atan2_(self, other);
 }
 
 Tensor rdiv(const Tensor& self, Scalar other) {
@@ -1805,11 +2299,19 @@ Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
   return detail::binary_inplace(BinaryOp::Sub, self, other, alpha, "Tensor::sub_");
 }
 
+Tensor& subtract_(Tensor& self, const Tensor& other, Scalar alpha) {
+  return sub_(self, other, alpha);
+}
+
 Tensor& sub_(Tensor& self, Scalar other, Scalar alpha) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::sub_(self, other, alpha);
   }
   return detail::binary_inplace(BinaryOp::Sub, self, other, alpha, "Tensor::sub_");
+}
+
+Tensor& subtract_(Tensor& self, Scalar other, Scalar alpha) {
+  return sub_(self, other, alpha);
 }
 
 Tensor& mul_(Tensor& self, const Tensor& other) {
@@ -1819,11 +2321,19 @@ Tensor& mul_(Tensor& self, const Tensor& other) {
   return detail::binary_inplace(BinaryOp::Mul, self, other, 1, "Tensor::mul_");
 }
 
+Tensor& multiply_(Tensor& self, const Tensor& other) {
+  return mul_(self, other);
+}
+
 Tensor& mul_(Tensor& self, Scalar other) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::mul_(self, other);
   }
   return detail::binary_inplace(BinaryOp::Mul, self, other, 1, "Tensor::mul_");
+}
+
+Tensor& multiply_(Tensor& self, Scalar other) {
+  return mul_(self, other);
 }
 
 Tensor& div_(Tensor& self, const Tensor& other) {
@@ -1833,11 +2343,126 @@ Tensor& div_(Tensor& self, const Tensor& other) {
   return detail::binary_inplace(BinaryOp::Div, self, other, 1, "Tensor::div_");
 }
 
+Tensor& divide_(Tensor& self, const Tensor& other) {
+  return div_(self, other);
+}
+
+Tensor& true_divide_(Tensor& self, const Tensor& other) {
+  return div_(self, other);
+}
+
 Tensor& div_(Tensor& self, Scalar other) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::div_(self, other);
   }
   return detail::binary_inplace(BinaryOp::Div, self, other, 1, "Tensor::div_");
+}
+
+Tensor& divide_(Tensor& self, Scalar other) {
+  return div_(self, other);
+}
+
+Tensor& true_divide_(Tensor& self, Scalar other) {
+  return div_(self, other);
+}
+
+Tensor& eq_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Eq, self, other, 1, "Tensor::eq_");
+}
+
+Tensor& eq_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::Eq, self, other, 1, "Tensor::eq_");
+}
+
+Tensor& ne_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Ne, self, other, 1, "Tensor::ne_");
+}
+
+Tensor& not_equal_(Tensor& self, const Tensor& other) {
+  return ne_(self, other);
+}
+
+Tensor& ne_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::Ne, self, other, 1, "Tensor::ne_");
+}
+
+Tensor& not_equal_(Tensor& self, Scalar other) {
+  return ne_(self, other);
+}
+
+Tensor& lt_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Lt, self, other, 1, "Tensor::lt_");
+}
+
+Tensor& less_(Tensor& self, const Tensor& other) {
+  return lt_(self, other);
+}
+
+Tensor& lt_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::Lt, self, other, 1, "Tensor::lt_");
+}
+
+Tensor& less_(Tensor& self, Scalar other) {
+  return lt_(self, other);
+}
+
+Tensor& le_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Le, self, other, 1, "Tensor::le_");
+}
+
+Tensor& less_equal_(Tensor& self, const Tensor& other) {
+  return le_(self, other);
+}
+
+Tensor& le_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::Le, self, other, 1, "Tensor::le_");
+}
+
+Tensor& less_equal_(Tensor& self, Scalar other) {
+  return le_(self, other);
+}
+
+Tensor& gt_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Gt, self, other, 1, "Tensor::gt_");
+}
+
+Tensor& greater_(Tensor& self, const Tensor& other) {
+  return gt_(self, other);
+}
+
+Tensor& gt_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::Gt, self, other, 1, "Tensor::gt_");
+}
+
+Tensor& greater_(Tensor& self, Scalar other) {
+  return gt_(self, other);
+}
+
+Tensor& ge_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Ge, self, other, 1, "Tensor::ge_");
+}
+
+Tensor& greater_equal_(Tensor& self, const Tensor& other) {
+  return ge_(self, other);
+}
+
+Tensor& ge_(Tensor& self, Scalar other) {
+  return detail::binary_inplace(BinaryOp::Ge, self, other, 1, "Tensor::ge_");
+}
+
+Tensor& greater_equal_(Tensor& self, Scalar other) {
+  return ge_(self, other);
+}
+
+Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::clamp_(self, min, max);
+  }
+  return detail::plain_clamp_(self, min, max);
+}
+
+Tensor& clip_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  return clamp_(self, min, max);
 }
 
 Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight) {
@@ -1880,6 +2505,10 @@ Tensor& asin_(Tensor& self) {
                             nullptr);
 }
 
+Tensor& arcsin_(Tensor& self) {
+  return asin_(self);
+}
+
 Tensor& acos_(Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::acos_(self);
@@ -1888,12 +2517,20 @@ Tensor& acos_(Tensor& self) {
                             nullptr);
 }
 
+Tensor& arccos_(Tensor& self) {
+  return acos_(self);
+}
+
 Tensor& atan_(Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::atan_(self);
   }
   return detail::unary_inplace(UnaryOp::Atan, self, true, "Tensor::atan_",
                             nullptr);
+}
+
+Tensor& arctan_(Tensor& self) {
+  return atan_(self);
 }
 
 Tensor& sinh_(Tensor& self) {
@@ -1920,6 +2557,10 @@ Tensor& asinh_(Tensor& self) {
                             nullptr);
 }
 
+Tensor& arcsinh_(Tensor& self) {
+  return asinh_(self);
+}
+
 Tensor& acosh_(Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::acosh_(self);
@@ -1928,12 +2569,20 @@ Tensor& acosh_(Tensor& self) {
                             nullptr);
 }
 
+Tensor& arccosh_(Tensor& self) {
+  return acosh_(self);
+}
+
 Tensor& atanh_(Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::atanh_(self);
   }
   return detail::unary_inplace(UnaryOp::Atanh, self, true, "Tensor::atanh_",
                             nullptr);
+}
+
+Tensor& arctanh_(Tensor& self) {
+  return atanh_(self);
 }
 
 Tensor& exp2_(Tensor& self) {
@@ -2064,6 +2713,10 @@ Tensor& trunc_(Tensor& self) {
                             nullptr);
 }
 
+Tensor& fix_(Tensor& self) {
+  return trunc_(self);
+}
+
 Tensor& frac_(Tensor& self) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::frac_(self);
@@ -2186,12 +2839,37 @@ Tensor& bitwise_right_shift_(Tensor& self, Scalar other) {
                                 "Tensor::bitwise_right_shift_");
 }
 
+Tensor& logical_and_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::LogicalAnd, self, other, 1, "Tensor::logical_and_");
+}
+
+Tensor& logical_or_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::LogicalOr, self, other, 1, "Tensor::logical_or_");
+}
+
+Tensor& logical_xor_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::LogicalXor, self, other, 1, "Tensor::logical_xor_");
+}
+
+Tensor& logical_not_(Tensor& self) {
+  return detail::plain_logical_not_(self);
+}
+
+Tensor& nan_to_num_(Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                    std::optional<double> neginf) {
+  return detail::plain_nan_to_num_(self, nan, posinf, neginf);
+}
+
 Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self, min, max))) {
     return autograd::traced::clamp_(self, min, max);
   }
   return detail::pointwise_inplace(TernaryOp::ClampTensor, self, {&self, &min, &max},
                                    0, PointwiseDtype::Promote, "Tensor::clamp_");
+}
+
+Tensor& clip_(Tensor& self, const Tensor& min, const Tensor& max) {
+  return clamp_(self, min, max);
 }
 
 Tensor& clamp_min_(Tensor& self, const Tensor& min) {
@@ -2224,6 +2902,127 @@ Tensor& addcdiv_(Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Sca
   }
   return detail::pointwise_inplace(TernaryOp::Addcdiv, self, {&self, &tensor1, &tensor2},
                                    value, PointwiseDtype::PromoteAll, "Tensor::addcdiv_");
+}
+
+Tensor& lgamma_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::lgamma_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Lgamma, self, true, "Tensor::lgamma_",
+                            nullptr);
+}
+
+Tensor& digamma_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::digamma_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Digamma, self, true, "Tensor::digamma_",
+                            nullptr);
+}
+
+Tensor trigamma(const Tensor& self) {
+  return detail::unary_float(UnaryOp::Trigamma, self, "trigamma");
+}
+
+Tensor& sinc_(Tensor& self) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::sinc_(self);
+  }
+  return detail::unary_inplace(UnaryOp::Sinc, self, true, "Tensor::sinc_",
+                            nullptr);
+}
+
+Tensor& round_(Tensor& self, int64_t decimals) {
+  return detail::plain_round_(self, decimals);
+}
+
+Tensor& logit_(Tensor& self, std::optional<double> eps) {
+  return detail::plain_logit_(self, eps);
+}
+
+Tensor& div_(Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode) {
+  return detail::plain_div_(self, other, rounding_mode);
+}
+
+Tensor& divide_(Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode) {
+  return div_(self, other, rounding_mode);
+}
+
+Tensor& div_(Tensor& self, Scalar other, std::optional<std::string> rounding_mode) {
+  return detail::plain_div_(self, other, rounding_mode);
+}
+
+Tensor& divide_(Tensor& self, Scalar other, std::optional<std::string> rounding_mode) {
+  return div_(self, other, rounding_mode);
+}
+
+Tensor div_trunc(const Tensor& self, const Tensor& other) {
+  return detail::binary(BinaryOp::DivTrunc, self, other, 1, "div_trunc");
+}
+
+Tensor& deg2rad_(Tensor& self) {
+  return detail::plain_deg2rad_(self);
+}
+
+Tensor& rad2deg_(Tensor& self) {
+  return detail::plain_rad2deg_(self);
+}
+
+Tensor& float_power_(Tensor& self, const Tensor& exponent) {
+  return detail::plain_float_power_(self, exponent);
+}
+
+Tensor& float_power_(Tensor& self, Scalar exponent) {
+  return detail::plain_float_power_(self, exponent);
+}
+
+Tensor& ldexp_(Tensor& self, const Tensor& other) {
+  return detail::plain_ldexp_(self, other);
+}
+
+Tensor& xlogy_(Tensor& self, const Tensor& other) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, other))) {
+    return autograd::traced::xlogy_(self, other);
+  }
+  return detail::binary_inplace(BinaryOp::Xlogy, self, other, 1, "Tensor::xlogy_");
+}
+
+Tensor& heaviside_(Tensor& self, const Tensor& values) {
+  return detail::binary_inplace(BinaryOp::Heaviside, self, values, 1, "Tensor::heaviside_");
+}
+
+Tensor& gcd_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Gcd, self, other, 1, "Tensor::gcd_");
+}
+
+Tensor& lcm_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Lcm, self, other, 1, "Tensor::lcm_");
+}
+
+Tensor& nextafter_(Tensor& self, const Tensor& other) {
+  return detail::binary_inplace(BinaryOp::Nextafter, self, other, 1, "Tensor::nextafter_");
+}
+
+Tensor& clamp_min_(Tensor& self, Scalar min) {
+  return detail::plain_clamp_min_(self, min);
+}
+
+Tensor& clamp_max_(Tensor& self, Scalar max) {
+  return detail::plain_clamp_max_(self, max);
+}
+
+Tensor& pow_(Tensor& self, const Tensor& exponent) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self, exponent))) {
+    return autograd::traced::pow_(self, exponent);
+  }
+  return detail::binary_inplace(BinaryOp::Pow, self, exponent, 1, "Tensor::pow_");
+}
+
+Tensor& pow_(Tensor& self, Scalar exponent) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
+    return autograd::traced::pow_(self, exponent);
+  }
+  return detail::binary_inplace(BinaryOp::Pow, self, exponent, 1, "Tensor::pow_");
 }
 
 Tensor gelu_erf(const Tensor& self) {

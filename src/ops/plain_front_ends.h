@@ -23,12 +23,42 @@ Tensor plain_where(const Tensor& condition, const Tensor& self, const Tensor& ot
 Tensor plain_where(const Tensor& condition, const Tensor& self, Scalar other);
 Tensor plain_where(const Tensor& condition, Scalar self, const Tensor& other);
 Tensor plain_clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor& plain_clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
 Tensor plain_logical_not(const Tensor& self);
+Tensor& plain_logical_not_(Tensor& self);
 Tensor plain_isnan(const Tensor& self);
 Tensor plain_isinf(const Tensor& self);
 Tensor plain_isfinite(const Tensor& self);
 Tensor plain_nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                         std::optional<double> neginf);
+Tensor& plain_nan_to_num_(Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf);
+Tensor plain_round(const Tensor& self, int64_t decimals);
+Tensor& plain_round_(Tensor& self, int64_t decimals);
+Tensor plain_logit(const Tensor& self, std::optional<double> eps);
+Tensor& plain_logit_(Tensor& self, std::optional<double> eps);
+Tensor plain_div(const Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode);
+Tensor& plain_div_(Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode);
+Tensor plain_div(const Tensor& self, Scalar other, std::optional<std::string> rounding_mode);
+Tensor& plain_div_(Tensor& self, Scalar other, std::optional<std::string> rounding_mode);
+Tensor plain_deg2rad(const Tensor& self);
+Tensor& plain_deg2rad_(Tensor& self);
+Tensor plain_rad2deg(const Tensor& self);
+Tensor& plain_rad2deg_(Tensor& self);
+Tensor plain_float_power(const Tensor& self, const Tensor& exponent);
+Tensor& plain_float_power_(Tensor& self, const Tensor& exponent);
+Tensor plain_float_power(const Tensor& self, Scalar exponent);
+Tensor& plain_float_power_(Tensor& self, Scalar exponent);
+Tensor plain_ldexp(const Tensor& self, const Tensor& other);
+Tensor& plain_ldexp_(Tensor& self, const Tensor& other);
+Tensor plain_signbit(const Tensor& self);
+Tensor plain_isposinf(const Tensor& self);
+Tensor plain_isneginf(const Tensor& self);
+Tensor plain_positive(const Tensor& self);
+Tensor plain_clamp_min(const Tensor& self, Scalar min);
+Tensor& plain_clamp_min_(Tensor& self, Scalar min);
+Tensor plain_clamp_max(const Tensor& self, Scalar max);
+Tensor& plain_clamp_max_(Tensor& self, Scalar max);
 Tensor plain_sum(const Tensor& self, std::optional<Dtype> dtype);
 Tensor plain_sum(const Tensor& self, int64_t dim, bool keepdim, std::optional<Dtype> dtype);
 Tensor plain_sum(const Tensor& self, const std::vector<int64_t>& dims, bool keepdim,

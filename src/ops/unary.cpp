@@ -122,6 +122,25 @@ Tensor plain_clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Sca
   return out;
 }
 
+/// In place: the bounds' promotion must be castable to self's dtype (an int tensor clamped to
+/// 0.5 is refused, as torch).
+Tensor& plain_clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  detail::check_defined(self, "Tensor::clamp_", "input");
+  TIDE_CHECK(min || max, "[Tensor::clamp_] torch.clamp: At least one of 'min' or 'max' must not "
+             "be None");
+  detail::ResultTypeState state;
+  detail::update_result_type(state, self);
+  if (min) detail::update_result_type(state, *min);
+  if (max) detail::update_result_type(state, *max);
+  detail::check_can_cast_to_output(detail::result_type(state), self.dtype(), "Tensor::clamp_");
+  TIDE_CHECK(self.dtype() != kBool, "[Tensor::clamp_] clamp is not supported for bool tensors; "
+             "convert the tensor first");
+  detail::check_no_internal_overlap(self, "Tensor::clamp_");
+  self.storage().bump_version();  // Note [Version counters]
+  detail::run_kernel(self.device(), "Tensor::clamp_", kernels::clamp_stub, self, self, min, max);
+  return self;
+}
+
 }  // namespace detail
 
 }  // namespace tide

@@ -20,26 +20,62 @@ namespace tide {
 Tensor Tensor::neg() const {
   return tide::neg(*this);
 }
+Tensor& Tensor::neg_() {
+  return detail::neg_(*this);
+}
+Tensor Tensor::negative() const {
+  return tide::negative(*this);
+}
+Tensor& Tensor::negative_() {
+  return detail::negative_(*this);
+}
 Tensor Tensor::abs() const {
   return tide::abs(*this);
+}
+Tensor& Tensor::abs_() {
+  return detail::abs_(*this);
+}
+Tensor Tensor::absolute() const {
+  return tide::absolute(*this);
+}
+Tensor& Tensor::absolute_() {
+  return detail::absolute_(*this);
 }
 Tensor Tensor::exp() const {
   return tide::exp(*this);
 }
+Tensor& Tensor::exp_() {
+  return detail::exp_(*this);
+}
 Tensor Tensor::log() const {
   return tide::log(*this);
+}
+Tensor& Tensor::log_() {
+  return detail::log_(*this);
 }
 Tensor Tensor::sqrt() const {
   return tide::sqrt(*this);
 }
+Tensor& Tensor::sqrt_() {
+  return detail::sqrt_(*this);
+}
 Tensor Tensor::relu() const {
   return tide::relu(*this);
+}
+Tensor& Tensor::relu_() {
+  return detail::relu_(*this);
 }
 Tensor Tensor::sigmoid() const {
   return tide::sigmoid(*this);
 }
+Tensor& Tensor::sigmoid_() {
+  return detail::sigmoid_(*this);
+}
 Tensor Tensor::tanh() const {
   return tide::tanh(*this);
+}
+Tensor& Tensor::tanh_() {
+  return detail::tanh_(*this);
 }
 Tensor Tensor::sin() const {
   return tide::sin(*this);
@@ -56,20 +92,44 @@ Tensor Tensor::add(Scalar other, Scalar alpha) const {
 Tensor Tensor::sub(const Tensor& other, Scalar alpha) const {
   return tide::sub(*this, other, alpha);
 }
+Tensor Tensor::subtract(const Tensor& other, Scalar alpha) const {
+  return tide::subtract(*this, other, alpha);
+}
 Tensor Tensor::sub(Scalar other, Scalar alpha) const {
   return tide::sub(*this, other, alpha);
+}
+Tensor Tensor::subtract(Scalar other, Scalar alpha) const {
+  return tide::subtract(*this, other, alpha);
 }
 Tensor Tensor::mul(const Tensor& other) const {
   return tide::mul(*this, other);
 }
+Tensor Tensor::multiply(const Tensor& other) const {
+  return tide::multiply(*this, other);
+}
 Tensor Tensor::mul(Scalar other) const {
   return tide::mul(*this, other);
+}
+Tensor Tensor::multiply(Scalar other) const {
+  return tide::multiply(*this, other);
 }
 Tensor Tensor::div(const Tensor& other) const {
   return tide::div(*this, other);
 }
+Tensor Tensor::divide(const Tensor& other) const {
+  return tide::divide(*this, other);
+}
+Tensor Tensor::true_divide(const Tensor& other) const {
+  return tide::true_divide(*this, other);
+}
 Tensor Tensor::div(Scalar other) const {
   return tide::div(*this, other);
+}
+Tensor Tensor::divide(Scalar other) const {
+  return tide::divide(*this, other);
+}
+Tensor Tensor::true_divide(Scalar other) const {
+  return tide::true_divide(*this, other);
 }
 Tensor Tensor::pow(const Tensor& exponent) const {
   return tide::pow(*this, exponent);
@@ -89,6 +149,12 @@ Tensor Tensor::atan2(const Tensor& other) const {
 Tensor& Tensor::atan2_(const Tensor& other) {
   return detail::atan2_(*this, other);
 }
+Tensor Tensor::arctan2(const Tensor& other) const {
+  return tide::arctan2(*this, other);
+}
+Tensor& Tensor::arctan2_(const Tensor& other) {
+  return detail::arctan2_(*this, other);
+}
 Tensor& Tensor::add_(const Tensor& other, Scalar alpha) {
   return detail::add_(*this, other, alpha);
 }
@@ -98,62 +164,191 @@ Tensor& Tensor::add_(Scalar other, Scalar alpha) {
 Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) {
   return detail::sub_(*this, other, alpha);
 }
+Tensor& Tensor::subtract_(const Tensor& other, Scalar alpha) {
+  return detail::subtract_(*this, other, alpha);
+}
 Tensor& Tensor::sub_(Scalar other, Scalar alpha) {
   return detail::sub_(*this, other, alpha);
+}
+Tensor& Tensor::subtract_(Scalar other, Scalar alpha) {
+  return detail::subtract_(*this, other, alpha);
 }
 Tensor& Tensor::mul_(const Tensor& other) {
   return detail::mul_(*this, other);
 }
+Tensor& Tensor::multiply_(const Tensor& other) {
+  return detail::multiply_(*this, other);
+}
 Tensor& Tensor::mul_(Scalar other) {
   return detail::mul_(*this, other);
+}
+Tensor& Tensor::multiply_(Scalar other) {
+  return detail::multiply_(*this, other);
 }
 Tensor& Tensor::div_(const Tensor& other) {
   return detail::div_(*this, other);
 }
+Tensor& Tensor::divide_(const Tensor& other) {
+  return detail::divide_(*this, other);
+}
+Tensor& Tensor::true_divide_(const Tensor& other) {
+  return detail::true_divide_(*this, other);
+}
 Tensor& Tensor::div_(Scalar other) {
   return detail::div_(*this, other);
+}
+Tensor& Tensor::divide_(Scalar other) {
+  return detail::divide_(*this, other);
+}
+Tensor& Tensor::true_divide_(Scalar other) {
+  return detail::true_divide_(*this, other);
 }
 Tensor Tensor::eq(const Tensor& other) const {
   return tide::eq(*this, other);
 }
+Tensor& Tensor::eq_(const Tensor& other) {
+  return detail::eq_(*this, other);
+}
 Tensor Tensor::eq(Scalar other) const {
   return tide::eq(*this, other);
+}
+Tensor& Tensor::eq_(Scalar other) {
+  return detail::eq_(*this, other);
 }
 Tensor Tensor::ne(const Tensor& other) const {
   return tide::ne(*this, other);
 }
+Tensor& Tensor::ne_(const Tensor& other) {
+  return detail::ne_(*this, other);
+}
+Tensor Tensor::not_equal(const Tensor& other) const {
+  return tide::not_equal(*this, other);
+}
+Tensor& Tensor::not_equal_(const Tensor& other) {
+  return detail::not_equal_(*this, other);
+}
 Tensor Tensor::ne(Scalar other) const {
   return tide::ne(*this, other);
+}
+Tensor& Tensor::ne_(Scalar other) {
+  return detail::ne_(*this, other);
+}
+Tensor Tensor::not_equal(Scalar other) const {
+  return tide::not_equal(*this, other);
+}
+Tensor& Tensor::not_equal_(Scalar other) {
+  return detail::not_equal_(*this, other);
 }
 Tensor Tensor::lt(const Tensor& other) const {
   return tide::lt(*this, other);
 }
+Tensor& Tensor::lt_(const Tensor& other) {
+  return detail::lt_(*this, other);
+}
+Tensor Tensor::less(const Tensor& other) const {
+  return tide::less(*this, other);
+}
+Tensor& Tensor::less_(const Tensor& other) {
+  return detail::less_(*this, other);
+}
 Tensor Tensor::lt(Scalar other) const {
   return tide::lt(*this, other);
+}
+Tensor& Tensor::lt_(Scalar other) {
+  return detail::lt_(*this, other);
+}
+Tensor Tensor::less(Scalar other) const {
+  return tide::less(*this, other);
+}
+Tensor& Tensor::less_(Scalar other) {
+  return detail::less_(*this, other);
 }
 Tensor Tensor::le(const Tensor& other) const {
   return tide::le(*this, other);
 }
+Tensor& Tensor::le_(const Tensor& other) {
+  return detail::le_(*this, other);
+}
+Tensor Tensor::less_equal(const Tensor& other) const {
+  return tide::less_equal(*this, other);
+}
+Tensor& Tensor::less_equal_(const Tensor& other) {
+  return detail::less_equal_(*this, other);
+}
 Tensor Tensor::le(Scalar other) const {
   return tide::le(*this, other);
+}
+Tensor& Tensor::le_(Scalar other) {
+  return detail::le_(*this, other);
+}
+Tensor Tensor::less_equal(Scalar other) const {
+  return tide::less_equal(*this, other);
+}
+Tensor& Tensor::less_equal_(Scalar other) {
+  return detail::less_equal_(*this, other);
 }
 Tensor Tensor::gt(const Tensor& other) const {
   return tide::gt(*this, other);
 }
+Tensor& Tensor::gt_(const Tensor& other) {
+  return detail::gt_(*this, other);
+}
+Tensor Tensor::greater(const Tensor& other) const {
+  return tide::greater(*this, other);
+}
+Tensor& Tensor::greater_(const Tensor& other) {
+  return detail::greater_(*this, other);
+}
 Tensor Tensor::gt(Scalar other) const {
   return tide::gt(*this, other);
+}
+Tensor& Tensor::gt_(Scalar other) {
+  return detail::gt_(*this, other);
+}
+Tensor Tensor::greater(Scalar other) const {
+  return tide::greater(*this, other);
+}
+Tensor& Tensor::greater_(Scalar other) {
+  return detail::greater_(*this, other);
 }
 Tensor Tensor::ge(const Tensor& other) const {
   return tide::ge(*this, other);
 }
+Tensor& Tensor::ge_(const Tensor& other) {
+  return detail::ge_(*this, other);
+}
+Tensor Tensor::greater_equal(const Tensor& other) const {
+  return tide::greater_equal(*this, other);
+}
+Tensor& Tensor::greater_equal_(const Tensor& other) {
+  return detail::greater_equal_(*this, other);
+}
 Tensor Tensor::ge(Scalar other) const {
   return tide::ge(*this, other);
+}
+Tensor& Tensor::ge_(Scalar other) {
+  return detail::ge_(*this, other);
+}
+Tensor Tensor::greater_equal(Scalar other) const {
+  return tide::greater_equal(*this, other);
+}
+Tensor& Tensor::greater_equal_(Scalar other) {
+  return detail::greater_equal_(*this, other);
 }
 Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
   return tide::where(condition, *this, other);
 }
 Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
   return tide::clamp(*this, min, max);
+}
+Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+  return detail::clamp_(*this, min, max);
+}
+Tensor Tensor::clip(std::optional<Scalar> min, std::optional<Scalar> max) const {
+  return tide::clip(*this, min, max);
+}
+Tensor& Tensor::clip_(std::optional<Scalar> min, std::optional<Scalar> max) {
+  return detail::clip_(*this, min, max);
 }
 Tensor Tensor::lerp(const Tensor& end, Scalar weight) const {
   return tide::lerp(*this, end, weight);
@@ -185,17 +380,35 @@ Tensor Tensor::asin() const {
 Tensor& Tensor::asin_() {
   return detail::asin_(*this);
 }
+Tensor Tensor::arcsin() const {
+  return tide::arcsin(*this);
+}
+Tensor& Tensor::arcsin_() {
+  return detail::arcsin_(*this);
+}
 Tensor Tensor::acos() const {
   return tide::acos(*this);
 }
 Tensor& Tensor::acos_() {
   return detail::acos_(*this);
 }
+Tensor Tensor::arccos() const {
+  return tide::arccos(*this);
+}
+Tensor& Tensor::arccos_() {
+  return detail::arccos_(*this);
+}
 Tensor Tensor::atan() const {
   return tide::atan(*this);
 }
 Tensor& Tensor::atan_() {
   return detail::atan_(*this);
+}
+Tensor Tensor::arctan() const {
+  return tide::arctan(*this);
+}
+Tensor& Tensor::arctan_() {
+  return detail::arctan_(*this);
 }
 Tensor Tensor::sinh() const {
   return tide::sinh(*this);
@@ -215,17 +428,35 @@ Tensor Tensor::asinh() const {
 Tensor& Tensor::asinh_() {
   return detail::asinh_(*this);
 }
+Tensor Tensor::arcsinh() const {
+  return tide::arcsinh(*this);
+}
+Tensor& Tensor::arcsinh_() {
+  return detail::arcsinh_(*this);
+}
 Tensor Tensor::acosh() const {
   return tide::acosh(*this);
 }
 Tensor& Tensor::acosh_() {
   return detail::acosh_(*this);
 }
+Tensor Tensor::arccosh() const {
+  return tide::arccosh(*this);
+}
+Tensor& Tensor::arccosh_() {
+  return detail::arccosh_(*this);
+}
 Tensor Tensor::atanh() const {
   return tide::atanh(*this);
 }
 Tensor& Tensor::atanh_() {
   return detail::atanh_(*this);
+}
+Tensor Tensor::arctanh() const {
+  return tide::arctanh(*this);
+}
+Tensor& Tensor::arctanh_() {
+  return detail::arctanh_(*this);
 }
 Tensor Tensor::exp2() const {
   return tide::exp2(*this);
@@ -322,6 +553,12 @@ Tensor Tensor::trunc() const {
 }
 Tensor& Tensor::trunc_() {
   return detail::trunc_(*this);
+}
+Tensor Tensor::fix() const {
+  return tide::fix(*this);
+}
+Tensor& Tensor::fix_() {
+  return detail::fix_(*this);
 }
 Tensor Tensor::frac() const {
   return tide::frac(*this);
@@ -467,14 +704,26 @@ Tensor& Tensor::bitwise_right_shift_(Scalar other) {
 Tensor Tensor::logical_and(const Tensor& other) const {
   return tide::logical_and(*this, other);
 }
+Tensor& Tensor::logical_and_(const Tensor& other) {
+  return detail::logical_and_(*this, other);
+}
 Tensor Tensor::logical_or(const Tensor& other) const {
   return tide::logical_or(*this, other);
+}
+Tensor& Tensor::logical_or_(const Tensor& other) {
+  return detail::logical_or_(*this, other);
 }
 Tensor Tensor::logical_xor(const Tensor& other) const {
   return tide::logical_xor(*this, other);
 }
+Tensor& Tensor::logical_xor_(const Tensor& other) {
+  return detail::logical_xor_(*this, other);
+}
 Tensor Tensor::logical_not() const {
   return tide::logical_not(*this);
+}
+Tensor& Tensor::logical_not_() {
+  return detail::logical_not_(*this);
 }
 Tensor Tensor::isnan() const {
   return tide::isnan(*this);
@@ -489,11 +738,21 @@ Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posin
                           std::optional<double> neginf) const {
   return tide::nan_to_num(*this, nan, posinf, neginf);
 }
+Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> posinf,
+                            std::optional<double> neginf) {
+  return detail::nan_to_num_(*this, nan, posinf, neginf);
+}
 Tensor Tensor::clamp(const Tensor& min, const Tensor& max) const {
   return tide::clamp(*this, min, max);
 }
 Tensor& Tensor::clamp_(const Tensor& min, const Tensor& max) {
   return detail::clamp_(*this, min, max);
+}
+Tensor Tensor::clip(const Tensor& min, const Tensor& max) const {
+  return tide::clip(*this, min, max);
+}
+Tensor& Tensor::clip_(const Tensor& min, const Tensor& max) {
+  return detail::clip_(*this, min, max);
 }
 Tensor Tensor::clamp_min(const Tensor& min) const {
   return tide::clamp_min(*this, min);
@@ -518,6 +777,153 @@ Tensor Tensor::addcdiv(const Tensor& tensor1, const Tensor& tensor2, Scalar valu
 }
 Tensor& Tensor::addcdiv_(const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
   return detail::addcdiv_(*this, tensor1, tensor2, value);
+}
+Tensor Tensor::lgamma() const {
+  return tide::lgamma(*this);
+}
+Tensor& Tensor::lgamma_() {
+  return detail::lgamma_(*this);
+}
+Tensor Tensor::digamma() const {
+  return tide::digamma(*this);
+}
+Tensor& Tensor::digamma_() {
+  return detail::digamma_(*this);
+}
+Tensor Tensor::sinc() const {
+  return tide::sinc(*this);
+}
+Tensor& Tensor::sinc_() {
+  return detail::sinc_(*this);
+}
+Tensor Tensor::round(int64_t decimals) const {
+  return tide::round(*this, decimals);
+}
+Tensor& Tensor::round_(int64_t decimals) {
+  return detail::round_(*this, decimals);
+}
+Tensor Tensor::logit(std::optional<double> eps) const {
+  return tide::logit(*this, eps);
+}
+Tensor& Tensor::logit_(std::optional<double> eps) {
+  return detail::logit_(*this, eps);
+}
+Tensor Tensor::div(const Tensor& other, std::optional<std::string> rounding_mode) const {
+  return tide::div(*this, other, rounding_mode);
+}
+Tensor& Tensor::div_(const Tensor& other, std::optional<std::string> rounding_mode) {
+  return detail::div_(*this, other, rounding_mode);
+}
+Tensor Tensor::divide(const Tensor& other, std::optional<std::string> rounding_mode) const {
+  return tide::divide(*this, other, rounding_mode);
+}
+Tensor& Tensor::divide_(const Tensor& other, std::optional<std::string> rounding_mode) {
+  return detail::divide_(*this, other, rounding_mode);
+}
+Tensor Tensor::div(Scalar other, std::optional<std::string> rounding_mode) const {
+  return tide::div(*this, other, rounding_mode);
+}
+Tensor& Tensor::div_(Scalar other, std::optional<std::string> rounding_mode) {
+  return detail::div_(*this, other, rounding_mode);
+}
+Tensor Tensor::divide(Scalar other, std::optional<std::string> rounding_mode) const {
+  return tide::divide(*this, other, rounding_mode);
+}
+Tensor& Tensor::divide_(Scalar other, std::optional<std::string> rounding_mode) {
+  return detail::divide_(*this, other, rounding_mode);
+}
+Tensor Tensor::deg2rad() const {
+  return tide::deg2rad(*this);
+}
+Tensor& Tensor::deg2rad_() {
+  return detail::deg2rad_(*this);
+}
+Tensor Tensor::rad2deg() const {
+  return tide::rad2deg(*this);
+}
+Tensor& Tensor::rad2deg_() {
+  return detail::rad2deg_(*this);
+}
+Tensor Tensor::float_power(const Tensor& exponent) const {
+  return tide::float_power(*this, exponent);
+}
+Tensor& Tensor::float_power_(const Tensor& exponent) {
+  return detail::float_power_(*this, exponent);
+}
+Tensor Tensor::float_power(Scalar exponent) const {
+  return tide::float_power(*this, exponent);
+}
+Tensor& Tensor::float_power_(Scalar exponent) {
+  return detail::float_power_(*this, exponent);
+}
+Tensor Tensor::ldexp(const Tensor& other) const {
+  return tide::ldexp(*this, other);
+}
+Tensor& Tensor::ldexp_(const Tensor& other) {
+  return detail::ldexp_(*this, other);
+}
+Tensor Tensor::xlogy(const Tensor& other) const {
+  return tide::xlogy(*this, other);
+}
+Tensor& Tensor::xlogy_(const Tensor& other) {
+  return detail::xlogy_(*this, other);
+}
+Tensor Tensor::logaddexp2(const Tensor& other) const {
+  return tide::logaddexp2(*this, other);
+}
+Tensor Tensor::heaviside(const Tensor& values) const {
+  return tide::heaviside(*this, values);
+}
+Tensor& Tensor::heaviside_(const Tensor& values) {
+  return detail::heaviside_(*this, values);
+}
+Tensor Tensor::gcd(const Tensor& other) const {
+  return tide::gcd(*this, other);
+}
+Tensor& Tensor::gcd_(const Tensor& other) {
+  return detail::gcd_(*this, other);
+}
+Tensor Tensor::lcm(const Tensor& other) const {
+  return tide::lcm(*this, other);
+}
+Tensor& Tensor::lcm_(const Tensor& other) {
+  return detail::lcm_(*this, other);
+}
+Tensor Tensor::nextafter(const Tensor& other) const {
+  return tide::nextafter(*this, other);
+}
+Tensor& Tensor::nextafter_(const Tensor& other) {
+  return detail::nextafter_(*this, other);
+}
+Tensor Tensor::signbit() const {
+  return tide::signbit(*this);
+}
+Tensor Tensor::isposinf() const {
+  return tide::isposinf(*this);
+}
+Tensor Tensor::isneginf() const {
+  return tide::isneginf(*this);
+}
+Tensor Tensor::positive() const {
+  return tide::positive(*this);
+}
+Tensor Tensor::clamp_min(Scalar min) const {
+  return tide::clamp_min(*this, min);
+}
+Tensor& Tensor::clamp_min_(Scalar min) {
+  return detail::clamp_min_(*this, min);
+}
+Tensor Tensor::clamp_max(Scalar max) const {
+  return tide::clamp_max(*this, max);
+}
+Tensor& Tensor::clamp_max_(Scalar max) {
+  return detail::clamp_max_(*this, max);
+}
+Tensor& Tensor::pow_(const Tensor& exponent) {
+  return detail::pow_(*this, exponent);
+}
+Tensor& Tensor::pow_(Scalar exponent) {
+  return detail::pow_(*this, exponent);
 }
 Tensor Tensor::sum(std::optional<Dtype> dtype) const {
   return tide::sum(*this, dtype);

@@ -13,7 +13,7 @@ Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }
 Tensor operator+(Scalar a, const Tensor& b) { return add(b, a); }
 Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
 Tensor operator-(const Tensor& a, Scalar b) { return sub(a, b); }
-Tensor operator-(Scalar a, const Tensor& b) { return detail::rsub(b, a); }
+Tensor operator-(Scalar a, const Tensor& b) { return tide::rsub(b, a); }
 Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
 Tensor operator*(const Tensor& a, Scalar b) { return mul(a, b); }
 Tensor operator*(Scalar a, const Tensor& b) { return mul(b, a); }

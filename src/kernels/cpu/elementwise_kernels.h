@@ -18,17 +18,19 @@ namespace tide::kernels {
 enum class BinaryOp : int8_t {
   Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, Fmod, Remainder, FloorDivide, Fmax,
   Fmin, Hypot, Logaddexp, Copysign, BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseLeftShift,
-  BitwiseRightShift, ClampMin, ClampMax, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
+  BitwiseRightShift, ClampMin, ClampMax, DivTrunc, Xlogy, Logaddexp2, Heaviside, Gcd, Lcm,
+  Nextafter, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
 };
 enum class UnaryOp : int8_t {
   Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh,
   Acosh, Atanh, Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Reciprocal, Erf, Erfc, Erfinv, Sign, Sgn,
-  Floor, Ceil, Round, Trunc, Frac, Square, BitwiseNot, Gelu, GeluDerivative,
+  Floor, Ceil, Round, Trunc, Frac, Square, BitwiseNot, Lgamma, Digamma, Trigamma, Sinc, Gelu,
+  GeluDerivative,
 };
 enum class TernaryOp : int8_t { Lerp, ClampTensor, Addcmul, Addcdiv };
 /// `result: float`: integer and bool operands compute in the default dtype (true division).
 inline bool computes_in_float(BinaryOp op) { return op == BinaryOp::Div || op == BinaryOp::Atan2 ||
-      op == BinaryOp::Copysign; }
+      op == BinaryOp::Copysign || op == BinaryOp::Xlogy; }
 /// Whether the kernel has a functor for dtype d (its entries' `dtypes`): the plans refuse
 /// the others with torch's "not implemented for 'Long'" before any kernel runs.
 inline bool accepts(UnaryOp op, Dtype d) {
@@ -68,6 +70,10 @@ inline bool accepts(UnaryOp op, Dtype d) {
     case UnaryOp::Erfc:
     case UnaryOp::Erfinv:
     case UnaryOp::Frac:
+    case UnaryOp::Lgamma:
+    case UnaryOp::Digamma:
+    case UnaryOp::Trigamma:
+    case UnaryOp::Sinc:
     case UnaryOp::Gelu:
     case UnaryOp::GeluDerivative:
       return is_floating_point(d);
@@ -82,12 +88,16 @@ inline bool accepts(BinaryOp op, Dtype d) {
     case BinaryOp::Fmod:
     case BinaryOp::Remainder:
     case BinaryOp::FloorDivide:
+    case BinaryOp::DivTrunc:
       return d != kBool;
     case BinaryOp::Atan2:
     case BinaryOp::LerpScalar:
     case BinaryOp::Hypot:
     case BinaryOp::Logaddexp:
     case BinaryOp::Copysign:
+    case BinaryOp::Xlogy:
+    case BinaryOp::Logaddexp2:
+    case BinaryOp::Nextafter:
       return is_floating_point(d);
     case BinaryOp::BitwiseAnd:
     case BinaryOp::BitwiseOr:
@@ -95,6 +105,8 @@ inline bool accepts(BinaryOp op, Dtype d) {
       return is_integral(d, /*include_bool=*/true);
     case BinaryOp::BitwiseLeftShift:
     case BinaryOp::BitwiseRightShift:
+    case BinaryOp::Gcd:
+    case BinaryOp::Lcm:
       return is_integral(d, /*include_bool=*/false);
     default:
       return true;
