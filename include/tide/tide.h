@@ -22,6 +22,7 @@
 #include "tide/factories.h"
 #include "tide/half.h"
 #include "tide/ivalue.h"
+#include "tide/matrix_factories.h"
 #include "tide/nn/activations.h"
 #include "tide/nn/batch_norm.h"
 #include "tide/nn/clip_grad.h"
