@@ -47,6 +47,7 @@
 #include "tide/ops.h"
 #include "tide/optim.h"
 #include "tide/random.h"
+#include "tide/sampling.h"
 #include "tide/scalar.h"
 #include "tide/scope.h"
 #include "tide/serialize.h"
