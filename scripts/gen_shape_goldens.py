@@ -13,14 +13,13 @@ dstack, column_stack, einsum), whose inputs are the whole list. Values are multi
 that sums and products are exact in float32 and every device gives torch's numbers.
 """
 
-import json
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_indexing_goldens import GOLDENS, golden as indexing_golden  # noqa: E402
+from gen_indexing_goldens import golden as indexing_golden, write_goldens  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "fixtures", "shape_goldens.json")
@@ -256,13 +255,7 @@ def main():
     shape_cases()
     linalg_cases()
     diagonal_cases()
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        json.dump(GOLDENS, f, separators=(",", ":"), allow_nan=False)
-        f.write("\n")
-    raises = sum(1 for g in GOLDENS if "raises" in g)
-    print(f"wrote {len(GOLDENS)} shape goldens ({raises} rejected calls) to {OUT} "
-          f"with torch {torch.__version__}")
+    write_goldens(OUT, "shape")
 
 
 if __name__ == "__main__":
