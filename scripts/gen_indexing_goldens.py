@@ -316,12 +316,17 @@ def main():
     mask_cases()
     along_dim_cases()
     python_cases()
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
+    write_goldens(OUT, "indexing")
+
+
+def write_goldens(path, what):
+    """Writes GOLDENS to path as compact JSON and says how many (gen_shape_goldens.py too)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
         json.dump(GOLDENS, f, separators=(",", ":"), allow_nan=False)
         f.write("\n")
     raises = sum(1 for g in GOLDENS if "raises" in g)
-    print(f"wrote {len(GOLDENS)} indexing goldens ({raises} rejected calls) to {OUT} "
+    print(f"wrote {len(GOLDENS)} {what} goldens ({raises} rejected calls) to {path} "
           f"with torch {torch.__version__}")
 
 

@@ -74,7 +74,7 @@ class Arg:
     # Defaults whose C++ spelling depends on the type.
     TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",
                       ("Reduction", "None"): "Reduction::None", ("Reduction", "Sum"): "Reduction::Sum",
-                      ("int[]", "[]"): "{}"}
+                      ("int[]", "[]"): "{}", ("int[]", "[0,1]"): "{0, 1}"}
 
     def __init__(self, text, kw_only):
         m = re.fullmatch(r"(\S+) (\w+)(?:=(\S+))?", text.strip())

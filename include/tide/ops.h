@@ -359,6 +359,43 @@ Tensor mm(const Tensor& self, const Tensor& mat2);
 Tensor bmm(const Tensor& self, const Tensor& mat2);
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta = 1,
              Scalar alpha = 1);
+/// The inner product of two 1-D tensors of one dtype.
+Tensor dot(const Tensor& self, const Tensor& tensor);
+/// dot (tide has no complex dtypes, so nothing is conjugated).
+Tensor vdot(const Tensor& self, const Tensor& other);
+/// The product of an (n, m) matrix and an (m,) vector.
+Tensor mv(const Tensor& self, const Tensor& vec);
+/// out[i][j] = self[i] * vec2[j] for 1-D self and vec2.
+Tensor outer(const Tensor& self, const Tensor& vec2);
+/// outer's older name.
+Tensor ger(const Tensor& self, const Tensor& vec2);
+/// Sums over the last dim of both (a scalar operand multiplies).
+Tensor inner(const Tensor& self, const Tensor& other);
+/// beta self + alpha mat @ vec.
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, Scalar beta = 1,
+             Scalar alpha = 1);
+/// beta self + alpha outer(vec1, vec2).
+Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, Scalar beta = 1,
+            Scalar alpha = 1);
+/// beta self + alpha bmm(batch1, batch2).
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta = 1,
+               Scalar alpha = 1);
+/// beta self + alpha (the sum over the batch of bmm(batch1, batch2)).
+Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta = 1,
+              Scalar alpha = 1);
+/// Einstein summation: operands contracted pairwise through bmm after permutes and reshapes (Note [einsum through bmm]).
+Tensor einsum(const std::string& equation, const std::vector<Tensor>& tensors);
+/// Sums self's dims_a against other's dims_b through one mm.
+Tensor tensordot(const Tensor& self, const Tensor& other, std::vector<int64_t> dims_a,
+                 std::vector<int64_t> dims_b);
+/// The Kronecker product.
+Tensor kron(const Tensor& self, const Tensor& other);
+/// The 3-vector cross product along dim (None: the first dim of size 3, torch's deprecated default).
+Tensor cross(const Tensor& self, const Tensor& other, std::optional<int64_t> dim = std::nullopt);
+/// torch.linalg.cross: the cross product along dim, operands broadcast.
+Tensor linalg_cross(const Tensor& self, const Tensor& other, int64_t dim = -1);
+/// The sum of a 2-D tensor's main diagonal.
+Tensor trace(const Tensor& self);
 // @generated end function-declarations linalg
 /// Whether float32 matrix products on GPUs may use TF32 tensor cores, as torch: "highest"
 /// (never, the default), "high" or "medium" (they may; tide treats "medium" as "high"). cpu
@@ -375,6 +412,82 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& self, std::vector<int64_t> split_sizes, int64_t dim = 0);
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+/// self with the order of the elements along each of dims reversed (a copy, as torch).
+Tensor flip(const Tensor& self, std::vector<int64_t> dims);
+/// flip(self, {1}).
+Tensor fliplr(const Tensor& self);
+/// flip(self, {0}).
+Tensor flipud(const Tensor& self);
+/// self rotated by shifts along dims (no dims: the flattened tensor, reshaped back).
+Tensor roll(const Tensor& self, std::vector<int64_t> shifts, std::vector<int64_t> dims = {});
+/// self turned k times by 90 degrees, from dims[0] towards dims[1].
+Tensor rot90(const Tensor& self, int64_t k = 1, std::vector<int64_t> dims = {0, 1});
+/// repeat with dims padded by leading ones to self's rank.
+Tensor tile(const Tensor& self, std::vector<int64_t> dims);
+/// Each element (or slice along dim) repeated `repeats` times in place; no dim: of the flattened tensor.
+Tensor repeat_interleave(const Tensor& self, int64_t repeats,
+                         std::optional<int64_t> dim = std::nullopt,
+                         std::optional<int64_t> output_size = std::nullopt);
+Tensor repeat_interleave(const Tensor& self, const Tensor& repeats,
+                         std::optional<int64_t> dim = std::nullopt,
+                         std::optional<int64_t> output_size = std::nullopt);
+/// i repeated repeats[i] times, for each i (waits for the device to read repeats).
+Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size = std::nullopt);
+/// A view with the dims in source moved to destination, the others in their order.
+Tensor movedim(const Tensor& self, std::vector<int64_t> source, std::vector<int64_t> destination);
+Tensor movedim(const Tensor& self, int64_t source, int64_t destination);
+/// movedim (numpy's name).
+Tensor moveaxis(const Tensor& self, std::vector<int64_t> source, std::vector<int64_t> destination);
+Tensor moveaxis(const Tensor& self, int64_t source, int64_t destination);
+/// transpose (numpy's name).
+Tensor swapaxes(const Tensor& self, int64_t axis0, int64_t axis1);
+/// transpose.
+Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1);
+/// self with dim split into sizes (one of them may be -1).
+Tensor unflatten(const Tensor& self, int64_t dim, std::vector<int64_t> sizes);
+/// The slices of self along dim, as views without that dim.
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim = 0);
+/// self split into `sections` near-equal views along dim (the first size % sections one longer).
+std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim = 0);
+/// self split along dim before each of indices.
+std::vector<Tensor> tensor_split(const Tensor& self, std::vector<int64_t> indices, int64_t dim = 0);
+/// split(self, split_sizes, dim).
+std::vector<Tensor> split_with_sizes(const Tensor& self, std::vector<int64_t> split_sizes,
+                                     int64_t dim = 0);
+/// expand (numpy's name).
+Tensor broadcast_to(const Tensor& self, std::vector<int64_t> size);
+/// The tensors expanded to their common broadcast shape.
+std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors);
+/// reshape(-1): a view where self's strides allow it.
+Tensor ravel(const Tensor& self);
+/// self, a 0-dim one as shape (1,).
+Tensor atleast_1d(const Tensor& self);
+/// self with leading dims of size 1 up to 2 dims.
+Tensor atleast_2d(const Tensor& self);
+/// self as at least 3 dims, numpy's placement: (n) -> (1, n, 1), (m, n) -> (m, n, 1).
+Tensor atleast_3d(const Tensor& self);
+/// cat along dim 1 (dim 0 for 1-D tensors).
+Tensor hstack(const std::vector<Tensor>& tensors);
+/// cat of atleast_2d(tensors) along dim 0.
+Tensor vstack(const std::vector<Tensor>& tensors);
+/// vstack.
+Tensor row_stack(const std::vector<Tensor>& tensors);
+/// cat of atleast_3d(tensors) along dim 2.
+Tensor dstack(const std::vector<Tensor>& tensors);
+/// hstack with 0-D and 1-D tensors as columns.
+Tensor column_stack(const std::vector<Tensor>& tensors);
+/// self with the elements above the diagonal-th diagonal of its last two dims zeroed.
+Tensor tril(const Tensor& self, int64_t diagonal = 0);
+/// self with the elements below the diagonal-th diagonal of its last two dims zeroed.
+Tensor triu(const Tensor& self, int64_t diagonal = 0);
+/// The offset-th diagonal of dims dim1 and dim2, as a new last dim (a copy in tide, a view in torch).
+Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
+/// Tensors whose (dim1, dim2) offset-th diagonals are self's last dim, zero elsewhere.
+Tensor diag_embed(const Tensor& self, int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1);
+/// 1-D self: the square matrix with self on its diagonal-th diagonal; 2-D: that diagonal.
+Tensor diag(const Tensor& self, int64_t diagonal = 0);
+/// diag of the flattened self.
+Tensor diagflat(const Tensor& self, int64_t offset = 0);
 // @generated end function-declarations shape
 
 // nn.functional

@@ -221,6 +221,38 @@ class Tensor {
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split(std::vector<int64_t> split_sizes, int64_t dim = 0) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor flip(std::vector<int64_t> dims) const;
+  Tensor fliplr() const;
+  Tensor flipud() const;
+  Tensor roll(std::vector<int64_t> shifts, std::vector<int64_t> dims = {}) const;
+  Tensor rot90(int64_t k = 1, std::vector<int64_t> dims = {0, 1}) const;
+  Tensor tile(std::vector<int64_t> dims) const;
+  Tensor repeat(std::vector<int64_t> repeats) const;
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor movedim(std::vector<int64_t> source, std::vector<int64_t> destination) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
+  Tensor moveaxis(std::vector<int64_t> source, std::vector<int64_t> destination) const;
+  Tensor moveaxis(int64_t source, int64_t destination) const;
+  Tensor swapaxes(int64_t axis0, int64_t axis1) const;
+  Tensor swapdims(int64_t dim0, int64_t dim1) const;
+  Tensor unflatten(int64_t dim, std::vector<int64_t> sizes) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(std::vector<int64_t> indices, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(std::vector<int64_t> split_sizes, int64_t dim = 0) const;
+  Tensor broadcast_to(std::vector<int64_t> size) const;
+  Tensor ravel() const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor& tril_(int64_t diagonal = 0);
+  Tensor& triu_(int64_t diagonal = 0);
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
+  Tensor diag(int64_t diagonal = 0) const;
+  Tensor diagflat(int64_t offset = 0) const;
   // @generated end method-declarations shape
 
   // Methods between "@generated" lines come from the op table (src/ops/ops.yaml).
@@ -601,6 +633,21 @@ class Tensor {
   Tensor mm(const Tensor& mat2) const;
   Tensor bmm(const Tensor& mat2) const;
   Tensor addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta = 1, Scalar alpha = 1) const;
+  Tensor dot(const Tensor& tensor) const;
+  Tensor vdot(const Tensor& other) const;
+  Tensor mv(const Tensor& vec) const;
+  Tensor outer(const Tensor& vec2) const;
+  Tensor ger(const Tensor& vec2) const;
+  Tensor inner(const Tensor& other) const;
+  Tensor addmv(const Tensor& mat, const Tensor& vec, Scalar beta = 1, Scalar alpha = 1) const;
+  Tensor addr(const Tensor& vec1, const Tensor& vec2, Scalar beta = 1, Scalar alpha = 1) const;
+  Tensor baddbmm(const Tensor& batch1, const Tensor& batch2, Scalar beta = 1,
+                 Scalar alpha = 1) const;
+  Tensor addbmm(const Tensor& batch1, const Tensor& batch2, Scalar beta = 1,
+                Scalar alpha = 1) const;
+  Tensor kron(const Tensor& other) const;
+  Tensor cross(const Tensor& other, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor trace() const;
   // @generated end method-declarations linalg
   // @generated begin method-declarations nn (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor softmax(int64_t dim) const;

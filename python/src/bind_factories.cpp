@@ -19,8 +19,10 @@
 #include "tide/default_dtype.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
+#include "tide/matrix_factories.h"
 #include "tide/print_options.h"
 #include "tide/random.h"
+#include "tide/sampling.h"
 
 namespace nb = nanobind;
 
@@ -137,8 +139,52 @@ void bind_factories(nb::module_& m) {
     return tide::randn_like(like, like_options(dtype, device));
   }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
 
+  m.def("_empty_strided", [](std::vector<int64_t> sizes, std::vector<int64_t> strides,
+                             OptDtype dtype, OptDevice device, bool requires_grad, bool pin) {
+    return finish(tide::empty_strided(std::move(sizes), std::move(strides),
+                                      options_of(dtype, device, pin)),
+                  requires_grad);
+  });
+
+  // ---- structured matrices and sampling (python/tide/_creation.py gives them torch's forms)
+  m.def("_eye", [](int64_t n, std::optional<int64_t> m, OptDtype dtype, OptDevice device,
+                   bool requires_grad) {
+    return finish(tide::eye(n, m, options_of(dtype, device, false)), requires_grad);
+  });
+  m.def("_tril_indices", [](int64_t row, int64_t col, int64_t offset, OptDtype dtype,
+                            OptDevice device) {
+    return tide::tril_indices(row, col, offset, options_of(dtype, device, false));
+  });
+  m.def("_triu_indices", [](int64_t row, int64_t col, int64_t offset, OptDtype dtype,
+                            OptDevice device) {
+    return tide::triu_indices(row, col, offset, options_of(dtype, device, false));
+  });
+  m.def("_logspace", [](double start, double end, int64_t steps, double base, OptDtype dtype,
+                        OptDevice device, bool requires_grad) {
+    return finish(tide::logspace(start, end, steps, base, options_of(dtype, device, false)),
+                  requires_grad);
+  });
+  m.def("_randperm", [](int64_t n, OptDtype dtype, OptDevice device, bool requires_grad) {
+    return finish(tide::randperm(n, options_of(dtype, device, false)), requires_grad);
+  });
+  m.def("_multinomial", &tide::multinomial);
+  m.def("_normal", [](const Tensor& mean, const Tensor& std) { return tide::normal(mean, std); });
+  m.def("_normal", [](const Tensor& mean, double std) { return tide::normal(mean, std); });
+  m.def("_normal", [](double mean, const Tensor& std) { return tide::normal(mean, std); });
+  m.def("_bernoulli", [](const Tensor& self) { return tide::bernoulli(self); });
+  m.def("_bernoulli", [](const Tensor& self, double p) { return tide::bernoulli(self, p); });
+  m.def("_poisson", &tide::poisson);
+
   // ---- settings
   m.def("manual_seed", &tide::manual_seed, nb::arg("seed"));
+  // The default cpu generator's state as bytes (tide.get_rng_state wraps it in a uint8 tensor).
+  m.def("_get_rng_state", [] {
+    const std::vector<uint8_t> s = tide::get_rng_state();
+    return std::vector<int64_t>(s.begin(), s.end());
+  });
+  m.def("_set_rng_state", [](const std::vector<int64_t>& bytes) {
+    tide::set_rng_state(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  });
   m.def("initial_seed", &tide::initial_seed);
   m.def("set_default_dtype", &tide::set_default_dtype, nb::arg("d"));
   m.def("get_default_dtype", &tide::get_default_dtype);

@@ -549,6 +549,7 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); });
   m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
   bind_indexing(m, t);
+  bind_shapes(m, t);
   // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)
   m.def("_neg_out", [](nb::object out, T self) { tide::neg_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));
   m.def("_negative_out", [](nb::object out, T self) { tide::negative_out(nb::cast<Tensor&>(out), self); return out; }, nb::arg("out"), nb::arg("input"));

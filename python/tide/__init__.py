@@ -46,6 +46,10 @@ Tensor.type = _legacy.tensor_type
 _ops.install(globals())
 from . import _reductions  # noqa: E402
 _reductions.install(globals())
+from . import _shapes  # noqa: E402
+_shapes.install(globals())
+from . import _creation  # noqa: E402
+_creation.install(globals())
 globals().update(_legacy.CPU_TYPES)
 set_default_tensor_type = _legacy.set_default_tensor_type
 

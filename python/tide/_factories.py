@@ -26,6 +26,15 @@ def _check_out(out, name):
         raise TypeError(f"{name}(): out= is not supported by tide; assign the result instead")
 
 
+def _drawn_with(generator, device, make):
+    """make(cpu) under the generator's stream, moved to device (Note [Drawing from a Generator]
+    in _creation.py): the same numbers on every device."""
+    from ._creation import _drawing_from
+    with _drawing_from(generator):
+        t = make(_C.device("cpu"))
+    return t.to(device_arg(device) or _C.get_default_device())
+
+
 def _size_factory(name, make):
     def factory(*size, out=None, dtype=None, device=None, requires_grad=False,
                 pin_memory=False):
@@ -37,11 +46,29 @@ def _size_factory(name, make):
     return factory
 
 
+def _random_factory(name, make):
+    plain = _size_factory(name, make)
+
+    def factory(*size, generator=None, out=None, dtype=None, device=None, requires_grad=False,
+                pin_memory=False):
+        if generator is None:
+            return plain(*size, out=out, dtype=dtype, device=device,
+                         requires_grad=requires_grad, pin_memory=pin_memory)
+        _check_out(out, name)
+        sizes = _sizes(size, name)
+        t = _drawn_with(generator, device, lambda cpu: make(sizes, dtype, cpu, False, False))
+        return _rg(t.pin_memory() if pin_memory else t, requires_grad)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = (f"tide.{name}(*size, generator=None, dtype=None, device=None, "
+                       f"requires_grad=False, pin_memory=False), as torch.{name}")
+    return factory
+
+
 empty = _size_factory("empty", _C._empty)
 zeros = _size_factory("zeros", _C._zeros)
 ones = _size_factory("ones", _C._ones)
-rand = _size_factory("rand", _C._rand)
-randn = _size_factory("randn", _C._randn)
+rand = _random_factory("rand", _C._rand)
+randn = _random_factory("randn", _C._randn)
 
 
 def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False,
@@ -51,7 +78,8 @@ def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=F
                     requires_grad, pin_memory)
 
 
-def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_grad=False):
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
     # torch.randint(high, size), torch.randint(high, size=...) and randint(low, high, size)
     if size is None:
         low, high, size = 0, low, high
@@ -59,6 +87,11 @@ def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_gr
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
+    if generator is not None:
+        sizes = _sizes((size,), "randint")
+        t = _drawn_with(generator, device,
+                        lambda cpu: _C._randint(low, high, sizes, dtype, cpu, False))
+        return _rg(t, requires_grad)
     return _C._randint(low, high, _sizes((size,), "randint"), dtype, device_arg(device),
                        requires_grad)
 

@@ -1863,6 +1863,73 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   return detail::plain_addmm(self, mat1, mat2, beta, alpha);
 }
 
+Tensor dot(const Tensor& self, const Tensor& tensor) {
+  return detail::plain_dot(self, tensor);
+}
+
+Tensor vdot(const Tensor& self, const Tensor& other) {
+  return detail::plain_vdot(self, other);
+}
+
+Tensor mv(const Tensor& self, const Tensor& vec) {
+  return detail::plain_mv(self, vec);
+}
+
+Tensor outer(const Tensor& self, const Tensor& vec2) {
+  return detail::plain_outer(self, vec2);
+}
+
+Tensor ger(const Tensor& self, const Tensor& vec2) {
+  return detail::plain_ger(self, vec2);
+}
+
+Tensor inner(const Tensor& self, const Tensor& other) {
+  return detail::plain_inner(self, other);
+}
+
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, Scalar beta, Scalar alpha) {
+  return detail::plain_addmv(self, mat, vec, beta, alpha);
+}
+
+Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, Scalar beta, Scalar alpha) {
+  return detail::plain_addr(self, vec1, vec2, beta, alpha);
+}
+
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta,
+               Scalar alpha) {
+  return detail::plain_baddbmm(self, batch1, batch2, beta, alpha);
+}
+
+Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta,
+              Scalar alpha) {
+  return detail::plain_addbmm(self, batch1, batch2, beta, alpha);
+}
+
+Tensor einsum(const std::string& equation, const std::vector<Tensor>& tensors) {
+  return detail::plain_einsum(equation, tensors);
+}
+
+Tensor tensordot(const Tensor& self, const Tensor& other, std::vector<int64_t> dims_a,
+                 std::vector<int64_t> dims_b) {
+  return detail::plain_tensordot(self, other, dims_a, dims_b);
+}
+
+Tensor kron(const Tensor& self, const Tensor& other) {
+  return detail::plain_kron(self, other);
+}
+
+Tensor cross(const Tensor& self, const Tensor& other, std::optional<int64_t> dim) {
+  return detail::plain_cross(self, other, dim);
+}
+
+Tensor linalg_cross(const Tensor& self, const Tensor& other, int64_t dim) {
+  return detail::plain_linalg_cross(self, other, dim);
+}
+
+Tensor trace(const Tensor& self) {
+  return detail::plain_trace(self);
+}
+
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   if (TIDE_UNLIKELY(detail::op_intercepted(tensors))) {
     return autograd::traced::cat(tensors, dim);
@@ -1891,6 +1958,157 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
     return autograd::traced::index_select(self, dim, index);
   }
   return detail::plain_index_select(self, dim, index);
+}
+
+Tensor flip(const Tensor& self, std::vector<int64_t> dims) {
+  return detail::plain_flip(self, dims);
+}
+
+Tensor fliplr(const Tensor& self) {
+  return detail::plain_fliplr(self);
+}
+
+Tensor flipud(const Tensor& self) {
+  return detail::plain_flipud(self);
+}
+
+Tensor roll(const Tensor& self, std::vector<int64_t> shifts, std::vector<int64_t> dims) {
+  return detail::plain_roll(self, shifts, dims);
+}
+
+Tensor rot90(const Tensor& self, int64_t k, std::vector<int64_t> dims) {
+  return detail::plain_rot90(self, k, dims);
+}
+
+Tensor tile(const Tensor& self, std::vector<int64_t> dims) {
+  return detail::plain_tile(self, dims);
+}
+
+Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
+                         std::optional<int64_t> output_size) {
+  return detail::plain_repeat_interleave(self, repeats, dim, output_size);
+}
+
+Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
+                         std::optional<int64_t> output_size) {
+  return detail::plain_repeat_interleave(self, repeats, dim, output_size);
+}
+
+Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size) {
+  return detail::plain_repeat_interleave(repeats, output_size);
+}
+
+Tensor movedim(const Tensor& self, std::vector<int64_t> source, std::vector<int64_t> destination) {
+  return detail::plain_movedim(self, source, destination);
+}
+
+Tensor movedim(const Tensor& self, int64_t source, int64_t destination) {
+  return detail::plain_movedim(self, source, destination);
+}
+
+Tensor moveaxis(const Tensor& self, std::vector<int64_t> source, std::vector<int64_t> destination) {
+  return detail::plain_moveaxis(self, source, destination);
+}
+
+Tensor moveaxis(const Tensor& self, int64_t source, int64_t destination) {
+  return detail::plain_moveaxis(self, source, destination);
+}
+
+Tensor swapaxes(const Tensor& self, int64_t axis0, int64_t axis1) {
+  return detail::plain_swapaxes(self, axis0, axis1);
+}
+
+Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1) {
+  return detail::plain_swapdims(self, dim0, dim1);
+}
+
+Tensor unflatten(const Tensor& self, int64_t dim, std::vector<int64_t> sizes) {
+  return detail::plain_unflatten(self, dim, sizes);
+}
+
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  return detail::plain_unbind(self, dim);
+}
+
+std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim) {
+  return detail::plain_tensor_split(self, sections, dim);
+}
+
+std::vector<Tensor> tensor_split(const Tensor& self, std::vector<int64_t> indices, int64_t dim) {
+  return detail::plain_tensor_split(self, indices, dim);
+}
+
+std::vector<Tensor> split_with_sizes(const Tensor& self, std::vector<int64_t> split_sizes,
+                                     int64_t dim) {
+  return detail::plain_split_with_sizes(self, split_sizes, dim);
+}
+
+Tensor broadcast_to(const Tensor& self, std::vector<int64_t> size) {
+  return detail::plain_broadcast_to(self, size);
+}
+
+std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors) {
+  return detail::plain_broadcast_tensors(tensors);
+}
+
+Tensor ravel(const Tensor& self) {
+  return detail::plain_ravel(self);
+}
+
+Tensor atleast_1d(const Tensor& self) {
+  return detail::plain_atleast_1d(self);
+}
+
+Tensor atleast_2d(const Tensor& self) {
+  return detail::plain_atleast_2d(self);
+}
+
+Tensor atleast_3d(const Tensor& self) {
+  return detail::plain_atleast_3d(self);
+}
+
+Tensor hstack(const std::vector<Tensor>& tensors) {
+  return detail::plain_hstack(tensors);
+}
+
+Tensor vstack(const std::vector<Tensor>& tensors) {
+  return detail::plain_vstack(tensors);
+}
+
+Tensor row_stack(const std::vector<Tensor>& tensors) {
+  return detail::plain_row_stack(tensors);
+}
+
+Tensor dstack(const std::vector<Tensor>& tensors) {
+  return detail::plain_dstack(tensors);
+}
+
+Tensor column_stack(const std::vector<Tensor>& tensors) {
+  return detail::plain_column_stack(tensors);
+}
+
+Tensor tril(const Tensor& self, int64_t diagonal) {
+  return detail::plain_tril(self, diagonal);
+}
+
+Tensor triu(const Tensor& self, int64_t diagonal) {
+  return detail::plain_triu(self, diagonal);
+}
+
+Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  return detail::plain_diagonal(self, offset, dim1, dim2);
+}
+
+Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  return detail::plain_diag_embed(self, offset, dim1, dim2);
+}
+
+Tensor diag(const Tensor& self, int64_t diagonal) {
+  return detail::plain_diag(self, diagonal);
+}
+
+Tensor diagflat(const Tensor& self, int64_t offset) {
+  return detail::plain_diagflat(self, offset);
 }
 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {

@@ -131,6 +131,27 @@ Tensor plain_mm(const Tensor& self, const Tensor& mat2);
 Tensor plain_bmm(const Tensor& self, const Tensor& mat2);
 Tensor plain_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
                    Scalar alpha);
+Tensor plain_dot(const Tensor& self, const Tensor& tensor);
+Tensor plain_vdot(const Tensor& self, const Tensor& other);
+Tensor plain_mv(const Tensor& self, const Tensor& vec);
+Tensor plain_outer(const Tensor& self, const Tensor& vec2);
+Tensor plain_ger(const Tensor& self, const Tensor& vec2);
+Tensor plain_inner(const Tensor& self, const Tensor& other);
+Tensor plain_addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, Scalar beta,
+                   Scalar alpha);
+Tensor plain_addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, Scalar beta,
+                  Scalar alpha);
+Tensor plain_baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta,
+                     Scalar alpha);
+Tensor plain_addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta,
+                    Scalar alpha);
+Tensor plain_einsum(const std::string& equation, const std::vector<Tensor>& tensors);
+Tensor plain_tensordot(const Tensor& self, const Tensor& other, const std::vector<int64_t>& dims_a,
+                       const std::vector<int64_t>& dims_b);
+Tensor plain_kron(const Tensor& self, const Tensor& other);
+Tensor plain_cross(const Tensor& self, const Tensor& other, std::optional<int64_t> dim);
+Tensor plain_linalg_cross(const Tensor& self, const Tensor& other, int64_t dim);
+Tensor plain_trace(const Tensor& self);
 Tensor plain_cat(const std::vector<Tensor>& tensors, int64_t dim);
 Tensor plain_stack(const std::vector<Tensor>& tensors, int64_t dim);
 std::vector<Tensor> plain_chunk(const Tensor& self, int64_t chunks, int64_t dim);
@@ -138,6 +159,53 @@ std::vector<Tensor> plain_split(const Tensor& self, int64_t split_size, int64_t 
 std::vector<Tensor> plain_split(const Tensor& self, const std::vector<int64_t>& split_sizes,
                                 int64_t dim);
 Tensor plain_index_select(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor plain_flip(const Tensor& self, const std::vector<int64_t>& dims);
+Tensor plain_fliplr(const Tensor& self);
+Tensor plain_flipud(const Tensor& self);
+Tensor plain_roll(const Tensor& self, const std::vector<int64_t>& shifts,
+                  const std::vector<int64_t>& dims);
+Tensor plain_rot90(const Tensor& self, int64_t k, const std::vector<int64_t>& dims);
+Tensor plain_tile(const Tensor& self, const std::vector<int64_t>& dims);
+Tensor plain_repeat(const Tensor& self, const std::vector<int64_t>& repeats);
+Tensor plain_repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
+                               std::optional<int64_t> output_size);
+Tensor plain_repeat_interleave(const Tensor& self, const Tensor& repeats,
+                               std::optional<int64_t> dim, std::optional<int64_t> output_size);
+Tensor plain_repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size);
+Tensor plain_movedim(const Tensor& self, const std::vector<int64_t>& source,
+                     const std::vector<int64_t>& destination);
+Tensor plain_movedim(const Tensor& self, int64_t source, int64_t destination);
+Tensor plain_moveaxis(const Tensor& self, const std::vector<int64_t>& source,
+                      const std::vector<int64_t>& destination);
+Tensor plain_moveaxis(const Tensor& self, int64_t source, int64_t destination);
+Tensor plain_swapaxes(const Tensor& self, int64_t axis0, int64_t axis1);
+Tensor plain_swapdims(const Tensor& self, int64_t dim0, int64_t dim1);
+Tensor plain_unflatten(const Tensor& self, int64_t dim, const std::vector<int64_t>& sizes);
+std::vector<Tensor> plain_unbind(const Tensor& self, int64_t dim);
+std::vector<Tensor> plain_tensor_split(const Tensor& self, int64_t sections, int64_t dim);
+std::vector<Tensor> plain_tensor_split(const Tensor& self, const std::vector<int64_t>& indices,
+                                       int64_t dim);
+std::vector<Tensor> plain_split_with_sizes(const Tensor& self,
+                                           const std::vector<int64_t>& split_sizes, int64_t dim);
+Tensor plain_broadcast_to(const Tensor& self, const std::vector<int64_t>& size);
+std::vector<Tensor> plain_broadcast_tensors(const std::vector<Tensor>& tensors);
+Tensor plain_ravel(const Tensor& self);
+Tensor plain_atleast_1d(const Tensor& self);
+Tensor plain_atleast_2d(const Tensor& self);
+Tensor plain_atleast_3d(const Tensor& self);
+Tensor plain_hstack(const std::vector<Tensor>& tensors);
+Tensor plain_vstack(const std::vector<Tensor>& tensors);
+Tensor plain_row_stack(const std::vector<Tensor>& tensors);
+Tensor plain_dstack(const std::vector<Tensor>& tensors);
+Tensor plain_column_stack(const std::vector<Tensor>& tensors);
+Tensor plain_tril(const Tensor& self, int64_t diagonal);
+Tensor plain_triu(const Tensor& self, int64_t diagonal);
+Tensor& plain_tril_(Tensor& self, int64_t diagonal);
+Tensor& plain_triu_(Tensor& self, int64_t diagonal);
+Tensor plain_diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2);
+Tensor plain_diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2);
+Tensor plain_diag(const Tensor& self, int64_t diagonal);
+Tensor plain_diagflat(const Tensor& self, int64_t offset);
 Tensor plain_view(const Tensor& self, const std::vector<int64_t>& sizes);
 Tensor plain_reshape(const Tensor& self, const std::vector<int64_t>& sizes);
 Tensor plain_flatten(const Tensor& self, int64_t start_dim, int64_t end_dim);

@@ -1086,6 +1086,46 @@ Tensor Tensor::bmm(const Tensor& mat2) const {
 Tensor Tensor::addmm(const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) const {
   return tide::addmm(*this, mat1, mat2, beta, alpha);
 }
+Tensor Tensor::dot(const Tensor& tensor) const {
+  return tide::dot(*this, tensor);
+}
+Tensor Tensor::vdot(const Tensor& other) const {
+  return tide::vdot(*this, other);
+}
+Tensor Tensor::mv(const Tensor& vec) const {
+  return tide::mv(*this, vec);
+}
+Tensor Tensor::outer(const Tensor& vec2) const {
+  return tide::outer(*this, vec2);
+}
+Tensor Tensor::ger(const Tensor& vec2) const {
+  return tide::ger(*this, vec2);
+}
+Tensor Tensor::inner(const Tensor& other) const {
+  return tide::inner(*this, other);
+}
+Tensor Tensor::addmv(const Tensor& mat, const Tensor& vec, Scalar beta, Scalar alpha) const {
+  return tide::addmv(*this, mat, vec, beta, alpha);
+}
+Tensor Tensor::addr(const Tensor& vec1, const Tensor& vec2, Scalar beta, Scalar alpha) const {
+  return tide::addr(*this, vec1, vec2, beta, alpha);
+}
+Tensor Tensor::baddbmm(const Tensor& batch1, const Tensor& batch2, Scalar beta,
+                       Scalar alpha) const {
+  return tide::baddbmm(*this, batch1, batch2, beta, alpha);
+}
+Tensor Tensor::addbmm(const Tensor& batch1, const Tensor& batch2, Scalar beta, Scalar alpha) const {
+  return tide::addbmm(*this, batch1, batch2, beta, alpha);
+}
+Tensor Tensor::kron(const Tensor& other) const {
+  return tide::kron(*this, other);
+}
+Tensor Tensor::cross(const Tensor& other, std::optional<int64_t> dim) const {
+  return tide::cross(*this, other, dim);
+}
+Tensor Tensor::trace() const {
+  return tide::trace(*this);
+}
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
   return tide::chunk(*this, chunks, dim);
 }
@@ -1097,6 +1137,98 @@ std::vector<Tensor> Tensor::split(std::vector<int64_t> split_sizes, int64_t dim)
 }
 Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
   return tide::index_select(*this, dim, index);
+}
+Tensor Tensor::flip(std::vector<int64_t> dims) const {
+  return tide::flip(*this, std::move(dims));
+}
+Tensor Tensor::fliplr() const {
+  return tide::fliplr(*this);
+}
+Tensor Tensor::flipud() const {
+  return tide::flipud(*this);
+}
+Tensor Tensor::roll(std::vector<int64_t> shifts, std::vector<int64_t> dims) const {
+  return tide::roll(*this, std::move(shifts), std::move(dims));
+}
+Tensor Tensor::rot90(int64_t k, std::vector<int64_t> dims) const {
+  return tide::rot90(*this, k, std::move(dims));
+}
+Tensor Tensor::tile(std::vector<int64_t> dims) const {
+  return tide::tile(*this, std::move(dims));
+}
+Tensor Tensor::repeat(std::vector<int64_t> repeats) const {
+  return detail::plain_repeat(*this, repeats);
+}
+Tensor Tensor::repeat_interleave(int64_t repeats, std::optional<int64_t> dim,
+                                 std::optional<int64_t> output_size) const {
+  return tide::repeat_interleave(*this, repeats, dim, output_size);
+}
+Tensor Tensor::repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim,
+                                 std::optional<int64_t> output_size) const {
+  return tide::repeat_interleave(*this, repeats, dim, output_size);
+}
+Tensor Tensor::movedim(std::vector<int64_t> source, std::vector<int64_t> destination) const {
+  return tide::movedim(*this, std::move(source), std::move(destination));
+}
+Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+  return tide::movedim(*this, source, destination);
+}
+Tensor Tensor::moveaxis(std::vector<int64_t> source, std::vector<int64_t> destination) const {
+  return tide::moveaxis(*this, std::move(source), std::move(destination));
+}
+Tensor Tensor::moveaxis(int64_t source, int64_t destination) const {
+  return tide::moveaxis(*this, source, destination);
+}
+Tensor Tensor::swapaxes(int64_t axis0, int64_t axis1) const {
+  return tide::swapaxes(*this, axis0, axis1);
+}
+Tensor Tensor::swapdims(int64_t dim0, int64_t dim1) const {
+  return tide::swapdims(*this, dim0, dim1);
+}
+Tensor Tensor::unflatten(int64_t dim, std::vector<int64_t> sizes) const {
+  return tide::unflatten(*this, dim, std::move(sizes));
+}
+std::vector<Tensor> Tensor::unbind(int64_t dim) const {
+  return tide::unbind(*this, dim);
+}
+std::vector<Tensor> Tensor::tensor_split(int64_t sections, int64_t dim) const {
+  return tide::tensor_split(*this, sections, dim);
+}
+std::vector<Tensor> Tensor::tensor_split(std::vector<int64_t> indices, int64_t dim) const {
+  return tide::tensor_split(*this, std::move(indices), dim);
+}
+std::vector<Tensor> Tensor::split_with_sizes(std::vector<int64_t> split_sizes, int64_t dim) const {
+  return tide::split_with_sizes(*this, std::move(split_sizes), dim);
+}
+Tensor Tensor::broadcast_to(std::vector<int64_t> size) const {
+  return tide::broadcast_to(*this, std::move(size));
+}
+Tensor Tensor::ravel() const {
+  return tide::ravel(*this);
+}
+Tensor Tensor::tril(int64_t diagonal) const {
+  return tide::tril(*this, diagonal);
+}
+Tensor Tensor::triu(int64_t diagonal) const {
+  return tide::triu(*this, diagonal);
+}
+Tensor& Tensor::tril_(int64_t diagonal) {
+  return detail::plain_tril_(*this, diagonal);
+}
+Tensor& Tensor::triu_(int64_t diagonal) {
+  return detail::plain_triu_(*this, diagonal);
+}
+Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
+  return tide::diagonal(*this, offset, dim1, dim2);
+}
+Tensor Tensor::diag_embed(int64_t offset, int64_t dim1, int64_t dim2) const {
+  return tide::diag_embed(*this, offset, dim1, dim2);
+}
+Tensor Tensor::diag(int64_t diagonal) const {
+  return tide::diag(*this, diagonal);
+}
+Tensor Tensor::diagflat(int64_t offset) const {
+  return tide::diagflat(*this, offset);
 }
 Tensor Tensor::view(std::vector<int64_t> sizes) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
