@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes tests/fixtures/nn_layers_goldens.json: what torch 1.13 (Debian's python3-torch)
-computes for the activations, padding layers, losses, pooling, normalization and reshaping
-layers of tide.nn that draw no random numbers (or none in eval mode).
+computes for the activations, padding layers, losses, pooling, normalization, reshaping and
+recurrent layers of tide.nn that draw no random numbers (or none in eval mode).
 tests/python/test_nn_layers.py compares tide against it.
 
     /usr/bin/python3 scripts/gen_nn_layers_goldens.py
@@ -202,6 +202,24 @@ CASES = [
     ("conv1d_reflect_unbatched", "m(x0)",
      ("nn.Conv1d(2, 2, 3, padding=1, padding_mode='reflect')", False), [(2, 5)]),
     ("bilinear", "m(x0, x1)", ("nn.Bilinear(3, 4, 2)", False), [(5, 3), (5, 4)]),
+    # recurrent layers
+    ("rnn_cell", "m(x0, x1)", ("nn.RNNCell(3, 4)", False), [(2, 3), (2, 4)]),
+    ("rnn_cell_relu_unbatched_no_state", "m(x0)",
+     ("nn.RNNCell(3, 4, nonlinearity='relu', bias=False)", False), [(3,)]),
+    ("lstm_cell", "m(x0, (x1, x2))", ("nn.LSTMCell(3, 4)", False), [(2, 3), (2, 4), (2, 4)]),
+    ("gru_cell", "m(x0, x1)", ("nn.GRUCell(3, 4)", False), [(2, 3), (2, 4)]),
+    ("rnn_two_layers", "m(x0)", ("nn.RNN(3, 4, num_layers=2)", False), [(5, 2, 3)]),
+    ("rnn_relu_batch_first_bidirectional", "m(x0, x1)",
+     ("nn.RNN(3, 4, nonlinearity='relu', batch_first=True, bidirectional=True)", False),
+     [(2, 5, 3), (2, 2, 4)]),
+    ("lstm", "m(x0)", ("nn.LSTM(3, 4)", False), [(5, 2, 3)]),
+    ("lstm_two_layers_bidirectional_batch_first", "m(x0, (x1, x2))",
+     ("nn.LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True)", False),
+     [(2, 4, 3), (4, 2, 4), (4, 2, 4)]),
+    ("lstm_unbatched_no_bias", "m(x0)", ("nn.LSTM(3, 2, bias=False)", False), [(4, 3)]),
+    ("gru", "m(x0, x1)", ("nn.GRU(3, 4)", False), [(5, 2, 3), (1, 2, 4)]),
+    ("gru_two_layers_bidirectional", "m(x0)",
+     ("nn.GRU(3, 4, num_layers=2, bidirectional=True, batch_first=True)", False), [(2, 4, 3)]),
     # upsampling
     ("upsample_nearest", "nn.Upsample(scale_factor=2)(x0)", None, [(1, 2, 2, 3)]),
     ("upsample_nearest_size_1d", "nn.Upsample(size=5)(x0)", None, [(1, 2, 3)]),

@@ -180,3 +180,41 @@ def test_conv1d_and_bilinear_have_torchs_parameters_and_bounds():
     assert [(n, list(p.shape)) for n, p in bil.named_parameters()] == [
         ("weight", [2, 4, 3]), ("bias", [2])]
     assert all(abs(v) <= 0.5 for v in bil.weight.reshape(-1).tolist() + bil.bias.tolist())
+
+
+def test_recurrent_layers_have_torchs_parameter_names_shapes_and_bounds():
+    tide.manual_seed(4)
+    lstm = nn.LSTM(3, 5, num_layers=2, bidirectional=True)
+    names = [(n, list(p.shape)) for n, p in lstm.named_parameters()]
+    assert names[:4] == [("weight_ih_l0", [20, 3]), ("weight_hh_l0", [20, 5]),
+                         ("bias_ih_l0", [20]), ("bias_hh_l0", [20])]
+    assert names[4][0] == "weight_ih_l0_reverse" and names[8] == ("weight_ih_l1", [20, 10])
+    assert len(names) == 16 and len(lstm.all_weights) == 4
+    bound = 1 / math.sqrt(5)
+    values = [v for _, p in lstm.named_parameters() for v in p.reshape(-1).tolist()]
+    assert all(abs(v) <= bound for v in values) and max(map(abs, values)) > 0.9 * bound
+    assert [n for n, _ in nn.GRUCell(2, 3, bias=False).named_parameters()] == [
+        "weight_ih", "weight_hh"]
+    assert repr(nn.GRU(2, 3, num_layers=2, batch_first=True)) == \
+        "GRU(2, 3, num_layers=2, batch_first=True)"
+    out, (h, c) = lstm(tide.randn(7, 2, 3))
+    assert list(out.shape) == [7, 2, 10] and list(h.shape) == list(c.shape) == [4, 2, 5]
+
+
+def test_recurrent_dropout_applies_between_layers_in_training_only():
+    tide.manual_seed(5)
+    rnn = nn.RNN(4, 8, num_layers=2, dropout=0.5)
+    x = tide.randn(6, 3, 4)
+    rnn.eval()
+    first, _ = rnn(x)
+    again, _ = rnn(x)
+    assert first.tolist() == again.tolist()
+    rnn.train()
+    trained, _ = rnn(x)
+    assert trained.tolist() != first.tolist()
+    with pytest.raises(ValueError, match="dropout should be a number in range"):
+        nn.LSTM(2, 2, dropout=1.5)
+    with pytest.raises(ValueError, match="Unknown nonlinearity 'gelu'"):
+        nn.RNN(2, 2, nonlinearity="gelu")
+    with pytest.raises(RuntimeError, match="input.size\\(-1\\) must be equal to input_size"):
+        nn.GRU(3, 2)(tide.ones(4, 1, 2))
