@@ -102,14 +102,20 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, 3, "dropout1d")
 
 
-def dropout2d(input, p=0.5, training=True, inplace=False):
-    if input.dim() not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is "
+def _warn_unexpected_dims(input, name, spatial):
+    """torch's warning for an input of neither spatial + 1 nor spatial + 2 dims."""
+    if input.dim() not in (spatial + 1, spatial + 2):
+        warnings.warn(f"{name}: Received a {input.dim()}-D input to {name}, which is "
                       "deprecated and will result in an error in a future release. To retain "
                       "the behavior and silence this warning, please use dropout instead. Note "
-                      "that dropout2d exists to provide channel-wise dropout on inputs with 2 "
-                      "spatial dimensions, a channel dimension, and an optional batch "
-                      "dimension (i.e. 3D or 4D inputs).")
+                      f"that {name} exists to provide channel-wise dropout on inputs with "
+                      f"{spatial} spatial dimensions, a channel dimension, and an optional "
+                      f"batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Whole channels of (N, C, H, W); a 3-d input is taken as (N, C, L), as torch 1.13."""
+    _warn_unexpected_dims(input, "dropout2d", 2)
     if input.dim() == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-"
                       "wise 1D dropout behavior is desired - input is interpreted as shape "
@@ -117,18 +123,12 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "future release to interpret the input as one without a batch dimension, "
                       "i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
                       "please switch to using dropout1d instead.")
-    _check_p(p)
     return _dropout(input, p, training, False, True)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    if input.dim() not in (4, 5):
-        warnings.warn(f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is "
-                      "deprecated and will result in an error in a future release. To retain "
-                      "the behavior and silence this warning, please use dropout instead. Note "
-                      "that dropout3d exists to provide channel-wise dropout on inputs with 3 "
-                      "spatial dimensions, a channel dimension, and an optional batch "
-                      "dimension (i.e. 4D or 5D inputs).")
+    """Whole channels of (N, C, D, H, W) or of an unbatched (C, D, H, W)."""
+    _warn_unexpected_dims(input, "dropout3d", 3)
     _check_p(p)
     unbatched = input.dim() == 4
     x = input.unsqueeze(0) if unbatched else input

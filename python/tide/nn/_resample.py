@@ -18,12 +18,16 @@ from .. import _C
 from .._factories import tensor
 
 
+def _check_image(input, name):
+    if input.dim() < 3:
+        raise _C.Error(f"{name} expects input to have at least 3 dimensions, but got input "
+                       f"with {input.dim()} dimension(s)")
+
+
 def pixel_shuffle(input, upscale_factor):
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
     r = upscale_factor
-    if input.dim() < 3:
-        raise _C.Error(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
-                       f"input with {input.dim()} dimension(s)")
+    _check_image(input, "pixel_shuffle")
     c, h, w = input.shape[-3:]
     if c % (r * r) != 0:
         raise _C.Error("pixel_shuffle expects its input's 'channel' dimension to be divisible "
@@ -39,9 +43,7 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
     r = downscale_factor
-    if input.dim() < 3:
-        raise _C.Error(f"pixel_unshuffle expects input to have at least 3 dimensions, but got "
-                       f"input with {input.dim()} dimension(s)")
+    _check_image(input, "pixel_unshuffle")
     c, h, w = input.shape[-3:]
     if h % r != 0 or w % r != 0:
         which, size = ("height", h) if h % r != 0 else ("width", w)

@@ -1,15 +1,19 @@
-"""The hyperparameter checks that torch 1.13's Adam-like Python optimizers share, with
-torch's ValueError messages."""
+"""The hyperparameter checks of torch 1.13's Python optimizers, with torch's ValueError
+messages, in torch's order."""
+
+_NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight_decay value",
+          "momentum_decay": "momentum_decay value"}
+
+
+def check_at_least_zero(**values):
+    for name, value in values.items():
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {_NAMES[name]}: {value}")
 
 
 def check_adam_like(lr, betas, eps, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+    check_at_least_zero(lr=lr, eps=eps)
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    check_at_least_zero(weight_decay=weight_decay)

@@ -14,25 +14,21 @@ class Adamax(Optimizer):
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                                       foreach=foreach, maximize=maximize))
 
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient (closure: as Optimizer.step)."""
-        return self._step_each(closure, _update)
-
-
-def _update(group, param, grad, state):
-    beta1, beta2 = group["betas"]
-    if not state:
-        state["step"] = tensor(0.0)
-        state["exp_avg"] = zeros_like(param)
-        state["exp_inf"] = zeros_like(param)
-    exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
-    state["step"] += 1
-    step = state["step"].item()
-    grad = -grad if group["maximize"] else grad
-    if group["weight_decay"] != 0:
-        grad = grad.add(param, alpha=group["weight_decay"])
-    exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-    # torch takes the amax of the two stacked; the elementwise maximum is the same numbers.
-    exp_inf.copy_(exp_inf.mul_(beta2).maximum(grad.abs().add_(group["eps"])))
-    clr = group["lr"] / (1 - beta1 ** step)
-    param.addcdiv_(exp_avg, exp_inf, value=-clr)
+    @staticmethod
+    def _update(group, param, grad, state):
+        beta1, beta2 = group["betas"]
+        if not state:
+            state["step"] = tensor(0.0)
+            state["exp_avg"] = zeros_like(param)
+            state["exp_inf"] = zeros_like(param)
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        state["step"] += 1
+        step = state["step"].item()
+        grad = -grad if group["maximize"] else grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+        # torch takes the amax of the two stacked; the elementwise maximum is the same numbers.
+        exp_inf.copy_(exp_inf.mul_(beta2).maximum(grad.abs().add_(group["eps"])))
+        clr = group["lr"] / (1 - beta1 ** step)
+        param.addcdiv_(exp_avg, exp_inf, value=-clr)

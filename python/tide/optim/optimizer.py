@@ -37,7 +37,8 @@ class Optimizer:
     """Base of every optimizer. SGD, Adam, AdamW, RMSprop and Adagrad set _engine (the C++
     class) and _option_names (the group keys handed to it before each step, in its order).
     The others (Note [Optimizers written in Python]) leave _engine None, keep their state in
-    Python as torch does and override step()."""
+    Python as torch does and define _update(group, param, grad, state), the update of one
+    parameter that step() calls."""
 
     _engine = None
     _option_names = ()
@@ -180,21 +181,6 @@ class Optimizer:
                     engine._load_param_state(i, entry)
             raise
 
-    def _step_each(self, closure, update):
-        """step() of an optimizer written in Python: the closure's loss (with grad enabled),
-        then, without autograd, update(group, param, grad, state) for each parameter that has
-        a gradient, in order."""
-        loss = None
-        if closure is not None:
-            with _enable_grad():
-                loss = closure()
-        with _no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        update(group, p, p.grad, self._state[p])
-        return loss
-
     def zero_grad(self, set_to_none=True):
         """Clears the gradients: None (the default, torch 2's) or zeros."""
         if self._engine is None:
@@ -218,6 +204,15 @@ class Optimizer:
         if closure is not None:
             with _enable_grad():
                 loss = closure()
+        if self._engine is None:
+            # an optimizer written in Python: its _update(group, param, grad, state) for each
+            # parameter that has a gradient, in order, without autograd
+            with _no_grad():
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        if p.grad is not None:
+                            self._update(group, p, p.grad, self._state[p])
+            return loss
         for group, engine in zip(self.param_groups, self._engines):
             _hyperparameters_checked(engine._set_options, *self._options(group))
             engine.step()

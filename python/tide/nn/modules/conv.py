@@ -8,6 +8,17 @@ from ._drawn_parameters import redraw_parameters, set_drawn_parameters
 from .module import Module
 
 
+def _check_arguments(in_channels, out_channels, groups, padding):
+    """torch's _ConvNd checks of the channels, groups and a padding string."""
+    if in_channels % groups != 0:
+        raise ValueError("in_channels must be divisible by groups")
+    if out_channels % groups != 0:
+        raise ValueError("out_channels must be divisible by groups")
+    if isinstance(padding, str) and padding not in ("same", "valid"):
+        raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                         "{'valid', 'same'}")
+
+
 def _pair(value):
     return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
 
@@ -20,16 +31,10 @@ class Conv2d(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
-        if in_channels % groups != 0:
-            raise ValueError("in_channels must be divisible by groups")
-        if out_channels % groups != 0:
-            raise ValueError("out_channels must be divisible by groups")
+        _check_arguments(in_channels, out_channels, groups, padding)
         if padding_mode != "zeros":
             raise _C.Error(f"[tide.nn.Conv2d] padding_mode={padding_mode!r} is not supported "
                            "by tide; use padding_mode='zeros'")
-        if isinstance(padding, str) and padding not in ("same", "valid"):
-            raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                             "{'valid', 'same'}")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
         self.padding = padding if isinstance(padding, str) else _pair(padding)
@@ -71,16 +76,10 @@ class Conv1d(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
-        if in_channels % groups != 0:
-            raise ValueError("in_channels must be divisible by groups")
-        if out_channels % groups != 0:
-            raise ValueError("out_channels must be divisible by groups")
+        _check_arguments(in_channels, out_channels, groups, padding)
         if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
             raise ValueError("padding_mode must be one of ['zeros', 'reflect', 'replicate', "
                              f"'circular'], but got padding_mode='{padding_mode}'")
-        if isinstance(padding, str) and padding not in ("same", "valid"):
-            raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                             "{'valid', 'same'}")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _single(kernel_size), _single(stride)
         self.padding = padding if isinstance(padding, str) else _single(padding)
