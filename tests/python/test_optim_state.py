@@ -15,7 +15,7 @@ import tide.nn as nn
 
 GOLDENS = json.loads((pathlib.Path(__file__).resolve().parent.parent / "fixtures"
                       / "optim_torch_goldens.json").read_text())
-OPTIMIZER_GOLDENS = [g for g in GOLDENS if g["kind"] == "optimizer"]
+OPTIMIZER_GOLDENS = [g for g in GOLDENS if g["kind"] in ("optimizer", "python_optimizer")]
 CLASSES = {"adamw": tide.optim.AdamW, "rmsprop": tide.optim.RMSprop,
            "adagrad": tide.optim.Adagrad, "adadelta": tide.optim.Adadelta,
            "adamax": tide.optim.Adamax, "nadam": tide.optim.NAdam, "radam": tide.optim.RAdam,
