@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes tests/fixtures/optim_torch_goldens.json: torch 1.13's AdamW, RMSprop and Adagrad
-trajectories, optimizer state_dicts, and learning-rate schedules, the expected values of
+"""Writes tests/fixtures/optim_torch_goldens.json: torch 1.13's AdamW, RMSprop, Adagrad,
+Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD and LBFGS trajectories, optimizer state_dicts, and learning-rate schedules, the expected values of
 tide.optim and tide.optim.lr_scheduler. The SGD and Adam goldens come from libtorch
-(scripts/gen_optim_goldens); these come from torch's Python optimizers, whose arithmetic for
-these three differs from libtorch's in places (RMSprop's and Adagrad's), and from
+(scripts/gen_optim_goldens); these come from torch's Python optimizers, whose arithmetic differs
+from libtorch's in places (RMSprop's and Adagrad's) or which libtorch lacks, and from
 torch.optim.lr_scheduler, which libtorch lacks. Run with a Python that has torch (Debian:
 /usr/bin/python3 with python3-torch, torch 1.13):
 
@@ -16,8 +16,13 @@ The file is a JSON list of entries, each with a "name" and a "kind":
                (lowercase name in "optimizer") with "options" (torch's keyword arguments), in
                float32 and float64: "A", "B", "x0", "trajectory" (X after every step), as the
                libtorch goldens; and "state_dict": the optimizer's state_dict after step 5
-               ({"state": {"0": {name: tensor or number}}, "param_groups": [...]}), from
-               which a tide optimizer resumes to the same steps 6 to 10.
+               ({"state": {"0": {name: tensor, number, None or a list of them}},
+               "param_groups": [...]}), from which a tide optimizer resumes to
+               "resumed": the steps 6 to 10 of a fresh torch optimizer that loaded it.
+               Each step is step(closure), the closure zeroing the gradient and
+               computing the loss and its gradient (LBFGS calls it several times a step).
+  "python_optimizer"  the same for an optimizer tide has only in Python (Adadelta, Adamax,
+               NAdam, RAdam, Rprop, ASGD, LBFGS), which the C++ tests leave out.
   "scheduler"  an SGD (lr 0.1, or "groups" with their own lr; "momentum" when set) stepped
                "epochs" times with the scheduler "scheduler" built from "args"; "lrs" holds
                every group's lr before the first step and after each scheduler.step()
@@ -30,6 +35,7 @@ The file is a JSON list of entries, each with a "name" and a "kind":
 A tensor is {"dtype", "shape", "values"} (tests/support/golden_json.h).
 """
 
+import copy
 import json
 import math
 import pathlib
@@ -69,10 +75,41 @@ OPTIMIZER_CASES = [
     ("adagrad_weight_decay_initial_eps", "adagrad",
      dict(lr=0.1, weight_decay=0.1, initial_accumulator_value=0.5, eps=1e-3)),
     ("adagrad_maximize", "adagrad", dict(lr=0.1, maximize=True)),
+    ("adadelta_plain", "adadelta", dict()),
+    ("adadelta_rho_eps_weight_decay", "adadelta",
+     dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1)),
+    ("adadelta_maximize", "adadelta", dict(lr=0.5, maximize=True)),
+    ("adamax_plain", "adamax", dict(lr=0.05)),
+    ("adamax_weight_decay_betas_eps", "adamax",
+     dict(lr=0.05, betas=(0.8, 0.9), eps=1e-3, weight_decay=0.1)),
+    ("adamax_maximize", "adamax", dict(lr=0.05, maximize=True)),
+    ("nadam_plain", "nadam", dict(lr=0.05)),
+    ("nadam_weight_decay_momentum_decay", "nadam",
+     dict(lr=0.05, betas=(0.8, 0.95), eps=1e-3, weight_decay=0.1, momentum_decay=0.01)),
+    # beta2 = 0.9: rho_t passes 5 at step 3, so both branches of the update run.
+    ("radam_rectified", "radam", dict(lr=0.05, betas=(0.9, 0.9))),
+    ("radam_weight_decay", "radam", dict(lr=0.05, weight_decay=0.1, eps=1e-3)),
+    ("rprop_plain", "rprop", dict(lr=0.01)),
+    ("rprop_etas_step_sizes", "rprop", dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(0.01, 0.1))),
+    ("rprop_maximize", "rprop", dict(lr=0.01, maximize=True)),
+    ("asgd_plain", "asgd", dict(lr=0.05)),
+    # t0 = 3: averaging starts at step 4; a large lambd makes eta decay within 10 steps.
+    ("asgd_averaging_weight_decay", "asgd",
+     dict(lr=0.05, lambd=0.5, alpha=0.5, t0=3, weight_decay=0.1)),
+    ("asgd_maximize", "asgd", dict(lr=0.05, maximize=True)),
+    ("lbfgs_plain", "lbfgs", dict(lr=0.5, max_iter=3, history_size=4)),
+    ("lbfgs_strong_wolfe", "lbfgs",
+     dict(lr=1, max_iter=1, history_size=3, line_search_fn="strong_wolfe")),
 ]
 
+# The optimizers tide also has in C++ (tests/optim/trajectory_vs_torch_test.cpp runs their
+# goldens); the others are Python only.
+CPP_OPTIMIZERS = ("adamw", "rmsprop", "adagrad")
 OPTIMIZERS = {"adamw": torch.optim.AdamW, "rmsprop": torch.optim.RMSprop,
-              "adagrad": torch.optim.Adagrad}
+              "adagrad": torch.optim.Adagrad, "adadelta": torch.optim.Adadelta,
+              "adamax": torch.optim.Adamax, "nadam": torch.optim.NAdam,
+              "radam": torch.optim.RAdam, "rprop": torch.optim.Rprop, "asgd": torch.optim.ASGD,
+              "lbfgs": torch.optim.LBFGS}
 
 SCHEDULER_CASES = [
     # name, scheduler, args, epochs, extra
@@ -124,8 +161,8 @@ def tensor_json(t):
 def value_json(v):
     if isinstance(v, torch.Tensor):
         return tensor_json(v)
-    if isinstance(v, tuple):
-        return list(v)
+    if isinstance(v, (tuple, list)):
+        return [value_json(e) for e in v]
     return v
 
 
@@ -142,17 +179,46 @@ def run_optimizer(name, optimizer, options, dtype):
     x0 = tensor_json(x)
     opt = OPTIMIZERS[optimizer]([x], **options)
     trajectory, state_dict = [], None
-    for step in range(STEPS):
+
+    def closure():
         opt.zero_grad()
-        (0.5 * (a.mm(x) - b).pow(2).sum()).backward()
-        opt.step()
+        loss = 0.5 * (a.mm(x) - b).pow(2).sum()
+        loss.backward()
+        return loss
+
+    for step in range(STEPS):
+        opt.step(closure)
         trajectory.append(tensor_json(x))
         if step + 1 == RESUME_AT:
             state_dict = state_dict_json(opt.state_dict())
+            resumed = resume(optimizer, options, opt.state_dict(), x, a, b)
     dtype_name = str(dtype).replace("torch.", "")
-    return {"name": f"{name}_{dtype_name}", "kind": "optimizer", "optimizer": optimizer,
+    kind = "optimizer" if optimizer in CPP_OPTIMIZERS else "python_optimizer"
+    return {"name": f"{name}_{dtype_name}", "kind": kind, "optimizer": optimizer,
             "options": {k: value_json(v) for k, v in options.items()}, "A": tensor_json(a),
-            "B": tensor_json(b), "x0": x0, "trajectory": trajectory, "state_dict": state_dict}
+            "B": tensor_json(b), "x0": x0, "trajectory": trajectory, "state_dict": state_dict,
+            "resumed": resumed}
+
+
+def resume(optimizer, options, state_dict, x, a, b):
+    """Steps RESUME_AT + 1 to STEPS of a fresh optimizer that loaded state_dict. They differ
+    from the uninterrupted run's where torch's load_state_dict casts a float32 state tensor
+    (NAdam's mu_product, ASGD's eta and mu) to a float64 parameter's dtype."""
+    x = x.detach().clone().requires_grad_()
+    opt = OPTIMIZERS[optimizer]([x], **options)
+    opt.load_state_dict(copy.deepcopy(state_dict))
+
+    def closure():
+        opt.zero_grad()
+        loss = 0.5 * (a.mm(x) - b).pow(2).sum()
+        loss.backward()
+        return loss
+
+    steps = []
+    for _ in range(RESUME_AT, STEPS):
+        opt.step(closure)
+        steps.append(tensor_json(x))
+    return steps
 
 
 def lambda_of(body):

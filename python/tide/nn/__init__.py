@@ -2,13 +2,8 @@
 losses, functional, and DataParallel."""
 
 from .parameter import Parameter
-from .modules import (Module, Identity, Linear, LogSoftmax, ReLU, Softmax, ModuleList,
-                      Sequential, Dropout, Flatten, CrossEntropyLoss, MSELoss, NLLLoss,
-                      Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm2d,
-                      ELU, GELU, Hardtanh, LeakyReLU, Mish, PReLU, Sigmoid, SiLU, Softplus, Tanh,
-                      BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss,
-                      L1Loss, MarginRankingLoss, SmoothL1Loss, Embedding, GroupNorm, LayerNorm,
-                      EmbeddingBag, ModuleDict, ParameterDict, ParameterList, Softmax2d)
+from .modules import *  # noqa: F401,F403 - every layer, as torch.nn
+from .modules import Module
 from . import functional
 from . import init
 from . import utils

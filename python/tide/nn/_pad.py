@@ -71,10 +71,7 @@ def _constant(input, pad, value):
                            f"dimension {dim} of your input.")
         if left < 0 or right < 0:
             start = max(-left, 0)
-            # contiguous: on a simulated GPU, cat of a strided input can read it before the
-            # copy that cat_kernel's fallback enqueues has run (found with this function;
-            # reported, not mended here)
-            out = out.narrow(dim, start, size - start - max(-right, 0)).contiguous()
+            out = out.narrow(dim, start, size - start - max(-right, 0))
         parts = []
         for amount in (left, right):
             shape = list(out.shape)

@@ -187,8 +187,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
-    return _C._nll_loss(input, target, weight, _reduction(size_average, reduce, reduction),
-                        ignore_index)
+    """input (N, C), (C,) or (N, C, d1, ...) log-probabilities; target the class indices of
+    input's shape without C. The spatial form runs as (N d1 ..., C) rows (the same sums)."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input.dim() > 2:
+        rows = input.permute([0] + list(range(2, input.dim())) + [1]).reshape(-1, input.size(1))
+        loss = _C._nll_loss(rows, target.reshape(-1), weight, reduction, ignore_index)
+        return loss.reshape(target.shape) if reduction == "none" else loss
+    return _C._nll_loss(input, target, weight, reduction, ignore_index)
 
 
 def _warn_size_mismatch(input, target):
@@ -224,15 +230,40 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """1-d convolution over (N, C, L) or (C, L)."""
+    """1-d convolution over (N, C, L) or (C, L); padding may be "same" (stride 1: the
+    output as long as the input, an odd total padding's extra element on the right, as
+    torch) or "valid"."""
     if isinstance(padding, str):
         if padding == "valid":
             padding = 0
+        elif padding == "same":
+            if _ints(stride, "stride") != [1]:
+                raise ValueError("padding='same' is not supported for strided convolutions")
+            total = _ints(dilation, "dilation")[0] * (weight.size(-1) - 1)
+            if total % 2:
+                input = pad(input, (total // 2, total - total // 2))
+                padding = 0
+            else:
+                padding = total // 2
         else:
-            raise _C.Error(f"[tide.nn.functional.conv1d] padding={padding!r} is not supported "
-                           "by tide's conv1d; pass the padding as an int (or use conv2d)")
+            raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                             "{'valid', 'same'}")
     return _C._conv1d(input, weight, bias, _ints(stride, "stride"), _ints(padding, "padding"),
                       _ints(dilation, "dilation"), groups)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y_k = input1^T weight[k] input2 + bias[k] over the last dims of (*, in1) and (*, in2);
+    weight (out, in1, in2)."""
+    out, in1, in2 = weight.shape
+    lead = list(input1.shape[:-1])
+    x1 = input1.reshape(-1, in1)
+    # (n, in1) @ (in1, out in2) -> (n, out, in2), then the dot with input2 over in2
+    y = (x1 @ weight.permute(1, 0, 2).reshape(in1, out * in2)).reshape(-1, out, in2)
+    y = (y * input2.reshape(-1, 1, in2)).sum(-1)
+    if bias is not None:
+        y = y + bias
+    return y.reshape(lead + [out])
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -272,6 +303,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     running ones in place (when given), otherwise by the running ones."""
     return _C._batch_norm(input, running_mean, running_var, weight, bias, bool(training),
                           float(momentum), float(eps))
+
+
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _warn_size_mismatch(input, target)
     return _C._l1_loss(input, target, _reduction(size_average, reduce, reduction))
@@ -337,3 +370,23 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
                           reduction="mean"):
     return _C._cosine_embedding_loss(input1, input2, target, float(margin),
                                      _reduction(size_average, reduce, reduction))
+
+
+# The forms composed in Python from the ops above, one file per family (they import this
+# module, so they come last).
+from ._activations import (celu, celu_, elu_, glu, hardshrink,  # noqa: E402
+                           hardsigmoid, hardswish, hardtanh_, leaky_relu_, logsigmoid, relu6,
+                           relu_, rrelu, rrelu_, selu, selu_, softmin, softshrink, softsign,
+                           tanhshrink, threshold, threshold_)
+from ._losses import (gaussian_nll_loss, hinge_embedding_loss, multi_margin_loss,  # noqa: E402
+                      multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss,
+                      soft_margin_loss, triplet_margin_loss, triplet_margin_with_distance_loss)
+from ._normalization import (alpha_dropout, dropout1d, dropout2d, dropout3d,  # noqa: E402
+                             feature_alpha_dropout, instance_norm, local_response_norm)
+from ._pooling import (adaptive_avg_pool1d, adaptive_max_pool1d,  # noqa: E402
+                       adaptive_max_pool1d_with_indices, adaptive_max_pool2d,
+                       adaptive_max_pool2d_with_indices, avg_pool1d, lp_pool1d, lp_pool2d,
+                       max_pool1d, max_pool1d_with_indices)
+from ._resample import (channel_shuffle, interpolate, native_channel_shuffle,  # noqa: E402
+                        pixel_shuffle, pixel_unshuffle, upsample, upsample_bilinear,
+                        upsample_nearest)

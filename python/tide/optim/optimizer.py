@@ -9,7 +9,14 @@ The per-parameter state lives in the C++ optimizers too. ``state``, ``state_dict
 layout] in tide/optim/optimizer.h): ``state_dict()`` is a plain dict
 ``{"state": {index: {name: tensor or number}}, "param_groups": [{..., "params": [index...]}]}``
 with parameters numbered across the groups in order, as torch 1.13 writes it, so a state_dict
-from torch loads here and one from here loads in torch."""
+from torch loads here and one from here loads in torch.
+
+Note [Optimizers written in Python]: Adadelta, Adamax, NAdam, RAdam, Rprop, ASGD and LBFGS are
+torch 1.13's single-tensor updates written again over tide's tensor ops, with torch's state
+(the same names, tensors and Python numbers, 0-dim float32 "step" tensors on the cpu where
+torch keeps them) in a dict keyed by parameter, as torch's ``Optimizer.state``. They run one
+small op after another, as torch's do without foreach; a fused C++ step (as SGD's and Adam's)
+is worth writing only for one that training loops lean on."""
 
 import copy
 import warnings
@@ -27,8 +34,11 @@ required = _RequiredParameter()
 
 
 class Optimizer:
-    """Base of SGD, Adam, AdamW, RMSprop and Adagrad: subclasses set _engine (the C++ class)
-    and _option_names (the group keys handed to it before each step, in its order)."""
+    """Base of every optimizer. SGD, Adam, AdamW, RMSprop and Adagrad set _engine (the C++
+    class) and _option_names (the group keys handed to it before each step, in its order).
+    The others (Note [Optimizers written in Python]) leave _engine None, keep their state in
+    Python as torch does and define _update(group, param, grad, state), the update of one
+    parameter that step() calls."""
 
     _engine = None
     _option_names = ()
@@ -45,6 +55,7 @@ class Optimizer:
             param_groups = [{"params": param_groups}]
         self.param_groups = []
         self._engines = []
+        self._state = defaultdict(dict)
         for group in param_groups:
             self.add_param_group(group)
 
@@ -78,8 +89,9 @@ class Optimizer:
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
-        self._engines.append(_hyperparameters_checked(self._engine, group["params"],
-                                                      *self._options(group)))
+        if self._engine is not None:
+            self._engines.append(_hyperparameters_checked(self._engine, group["params"],
+                                                          *self._options(group)))
         self.param_groups.append(group)
 
     def _options(self, group):
@@ -90,7 +102,10 @@ class Optimizer:
         """torch's ``optimizer.state``: {parameter: its state dict} for every parameter that
         has state. Built afresh at each read from the C++ optimizers: the tensors in it are the
         optimizer's own (an in-place change to one changes the optimizer's state), while adding
-        or removing entries changes nothing; load_state_dict() replaces state."""
+        or removing entries changes nothing; load_state_dict() replaces state. An optimizer
+        written in Python returns its own dict, as torch's."""
+        if self._engine is None:
+            return self._state
         state = defaultdict(dict)
         for group, engine in zip(self.param_groups, self._engines):
             for i, p in enumerate(group["params"]):
@@ -118,6 +133,9 @@ class Optimizer:
             packed["params"] = [param_mappings[id(p)] for p in group["params"]]
             start_index += len(packed["params"])
             param_groups.append(packed)
+        if self._engine is None:
+            state = {param_mappings[id(p)]: entry for p, entry in self._state.items()}
+            return {"state": state, "param_groups": param_groups}
         state = {}
         for group, engine in zip(self.param_groups, self._engines):
             for i, p in enumerate(group["params"]):
@@ -141,6 +159,15 @@ class Optimizer:
             raise ValueError("loaded state dict contains a parameter group that doesn't match "
                              "the size of optimizer's group")
         saved_state = state_dict["state"]
+        if self._engine is None:
+            self._state = _python_state(groups, saved_groups, saved_state)
+        else:
+            self._load_engine_state(groups, saved_groups, saved_state)
+        self.param_groups = [
+            dict({k: copy.deepcopy(v) for k, v in s.items() if k != "params"}, params=g["params"])
+            for g, s in zip(groups, saved_groups)]
+
+    def _load_engine_state(self, groups, saved_groups, saved_state):
         before = [[engine._param_state(i) for i in range(len(g["params"]))]
                   for g, engine in zip(groups, self._engines)]
         try:
@@ -153,12 +180,20 @@ class Optimizer:
                 for i, entry in enumerate(states):
                     engine._load_param_state(i, entry)
             raise
-        self.param_groups = [
-            dict({k: copy.deepcopy(v) for k, v in s.items() if k != "params"}, params=g["params"])
-            for g, s in zip(groups, saved_groups)]
 
     def zero_grad(self, set_to_none=True):
         """Clears the gradients: None (the default, torch 2's) or zeros."""
+        if self._engine is None:
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        p.grad = p.grad.detach()
+                        p.grad.zero_()
+            return
         for engine in self._engines:
             engine.zero_grad(set_to_none)
 
@@ -169,6 +204,15 @@ class Optimizer:
         if closure is not None:
             with _enable_grad():
                 loss = closure()
+        if self._engine is None:
+            # an optimizer written in Python: its _update(group, param, grad, state) for each
+            # parameter that has a gradient, in order, without autograd
+            with _no_grad():
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        if p.grad is not None:
+                            self._update(group, p, p.grad, self._state[p])
+            return loss
         for group, engine in zip(self.param_groups, self._engines):
             _hyperparameters_checked(engine._set_options, *self._options(group))
             engine.step()
@@ -182,6 +226,32 @@ class Optimizer:
                 lines.append(f"    {key}: {group[key]}")
         lines.append(")")
         return "\n".join(lines)
+
+
+def _python_state(groups, saved_groups, saved_state):
+    """torch's load_state_dict for state kept in Python: each saved entry is copied onto its
+    parameter's device, floating tensors in the parameter's dtype ("step" keeps its own), so
+    the optimizer never shares a tensor with the dict it loaded."""
+    state = defaultdict(dict)
+    for g, s in zip(groups, saved_groups):
+        for p, saved_index in zip(g["params"], s["params"]):
+            if saved_index in saved_state:
+                state[p] = _cast(p, saved_state[saved_index])
+    return state
+
+
+def _cast(param, value, key=None):
+    if isinstance(value, _C.Tensor):
+        if key != "step":
+            if param.is_floating_point():
+                value = value.to(dtype=param.dtype)
+            value = value.to(param.device)
+        return value.detach().clone()
+    if isinstance(value, dict):
+        return {k: _cast(param, v, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast(param, v) for v in value)
+    return copy.deepcopy(value)
 
 
 def _state_value(value):
@@ -210,3 +280,8 @@ def _hyperparameters_checked(fn, *args):
 def _enable_grad():
     from .._grad_mode import enable_grad
     return enable_grad()
+
+
+def _no_grad():
+    from .._grad_mode import no_grad
+    return no_grad()

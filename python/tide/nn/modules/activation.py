@@ -167,3 +167,137 @@ class PReLU(Module):
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
+
+
+class _Elementwise(Module):
+    """An activation without arguments: forward is the functional _fn."""
+
+    def forward(self, input):
+        return type(self)._fn(input)
+
+
+class _InplaceElementwise(Module):
+    """An activation whose only argument is inplace (F._fn(input, inplace))."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return type(self)._fn(input, self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class ReLU6(_InplaceElementwise):
+    """min(max(x, 0), 6)."""
+    _fn = F.relu6
+
+
+class SELU(_InplaceElementwise):
+    _fn = F.selu
+
+
+class Hardsigmoid(_InplaceElementwise):
+    _fn = F.hardsigmoid
+
+
+class Hardswish(_InplaceElementwise):
+    _fn = F.hardswish
+
+
+class Softsign(_Elementwise):
+    _fn = F.softsign
+
+
+class Tanhshrink(_Elementwise):
+    _fn = F.tanhshrink
+
+
+class LogSigmoid(_Elementwise):
+    _fn = F.logsigmoid
+
+
+class CELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+
+class Threshold(Module):
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return f"threshold={self.threshold}, value={self.value}" + (
+            ", inplace=True" if self.inplace else "")
+
+
+class Softmin(Softmax):
+    """exp(-x) / sum(exp(-x)) along dim."""
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+
+class GLU(Module):
+    """a sigmoid(b), a and b the halves of the input along dim."""
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class RReLU(Module):
+    """Leaky ReLU with a slope drawn from U(lower, upper) per element in training, their mean
+    in eval."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}" + (
+            ", inplace=True" if self.inplace else "")

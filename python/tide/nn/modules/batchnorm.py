@@ -1,4 +1,4 @@
-"""nn.BatchNorm2d (torch.nn.BatchNorm2d): per-channel normalization of (N, C, H, W) with the
+"""nn.BatchNorm1d, 2d and 3d (torch.nn's): per-channel normalization of (N, C, ...) with the
 running statistics as buffers (Note [BatchNorm buffers] in include/tide/nn/batch_norm.h):
 to()/cuda() move them, state_dict() saves them, train()/eval() choose batch or running
 statistics, and training updates them in place without recording."""
@@ -11,7 +11,8 @@ from ..parameter import Parameter
 from .module import Module
 
 
-class BatchNorm2d(Module):
+class _BatchNorm(Module):
+    _input_dims = ()
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None):
         super().__init__()
@@ -49,8 +50,9 @@ class BatchNorm2d(Module):
                 self.bias.zero_()
 
     def forward(self, input):
-        if input.dim() != 4:
-            raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+        if input.dim() not in self._input_dims:
+            raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._input_dims)} input "
+                             f"(got {input.dim()}D input)")
         # torch's _BatchNorm.forward: the factor, the batch count, which statistics to use.
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
@@ -67,3 +69,16 @@ class BatchNorm2d(Module):
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Over (N, C) or (N, C, L)."""
+    _input_dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    _input_dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    _input_dims = (5,)

@@ -1,5 +1,5 @@
-"""nn.LayerNorm and nn.GroupNorm (torch.nn.modules.normalization): the affine weight starts at
-ones and the bias at zeros, as torch."""
+"""nn.LayerNorm, nn.GroupNorm and nn.LocalResponseNorm (torch.nn.modules.normalization): the
+affine weight starts at ones and the bias at zeros, as torch."""
 
 from ..._factories import ones, zeros
 from .. import functional as F
@@ -52,3 +52,17 @@ class GroupNorm(Module):
 
     def extra_repr(self):
         return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class LocalResponseNorm(Module):
+    """x / (k + alpha * mean of x^2 over `size` neighbouring channels)^beta."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
