@@ -17,6 +17,8 @@ void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_indexing(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 /// Called by bind_tensor after bind_tensor_ops: issue 25's reductions and scans.
 void bind_reductions(nanobind::class_<Tensor>& cls);
+/// Called by bind_tensor: tide._C._autograd and the Tensor methods register_hook, retain_grad.
+void bind_autograd(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_factories(nanobind::module_& m);
 void bind_cuda(nanobind::module_& m);
 void bind_nn(nanobind::module_& m);

@@ -111,16 +111,46 @@ def _deepcopy(self, memo):
     return result
 
 
-def _retain_grad(self):
-    raise _C.Error("[Tensor.retain_grad] tide keeps gradients of leaves only; make the tensor a "
-                   "leaf (detach().requires_grad_()) to read its gradient")
+class _TensorHookHandle:
+    """What Tensor.register_hook returns (torch.utils.hooks.RemovableHandle): remove()."""
+
+    _next_id = 0
+
+    def __init__(self, handle):
+        self._handle = handle
+        self.id = _TensorHookHandle._next_id
+        _TensorHookHandle._next_id += 1
+
+    def remove(self):
+        self._handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _register_hook(self, hook):
+    """hook(grad) runs each time backward computes this tensor's gradient, before it is used;
+    a Tensor it returns replaces the gradient (torch's Tensor.register_hook)."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    return _TensorHookHandle(self._register_hook(hook))
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """torch's Tensor.backward: accumulates into the leaves' grad (only into inputs' when
+    given)."""
+    from . import autograd
+    autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 _METHODS = {
     "to": _to, "cuda": _cuda, "view": _view, "reshape": _reshape, "permute": _permute,
     "expand": _expand, "new_empty": _new_empty, "new_zeros": _new_zeros,
     "new_ones": _new_ones, "new_full": _new_full, "new_tensor": _new_tensor, "new": _new,
-    "__format__": _format, "__iter__": _iter, "retain_grad": _retain_grad,
+    "__format__": _format, "__iter__": _iter, "register_hook": _register_hook, "backward": _backward,
     "__deepcopy__": _deepcopy,
 }
 
