@@ -111,32 +111,13 @@ def _deepcopy(self, memo):
     return result
 
 
-class _TensorHookHandle:
-    """What Tensor.register_hook returns (torch.utils.hooks.RemovableHandle): remove()."""
-
-    _next_id = 0
-
-    def __init__(self, handle):
-        self._handle = handle
-        self.id = _TensorHookHandle._next_id
-        _TensorHookHandle._next_id += 1
-
-    def remove(self):
-        self._handle.remove()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
 def _register_hook(self, hook):
     """hook(grad) runs each time backward computes this tensor's gradient, before it is used;
     a Tensor it returns replaces the gradient (torch's Tensor.register_hook)."""
     if not self.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    return _TensorHookHandle(self._register_hook(hook))
+    from .utils.hooks import RemovableHandle
+    return RemovableHandle(remover=self._register_hook(hook))
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

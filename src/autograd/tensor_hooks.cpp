@@ -1,7 +1,5 @@
 #include "autograd/tensor_hooks.h"
 
-#include <algorithm>
-
 #include "autograd/accumulate_grad.h"
 #include "autograd/autograd_meta.h"
 #include "autograd/node.h"
@@ -9,21 +7,6 @@
 #include "tide/autograd.h"
 
 namespace tide::autograd {
-
-RemovableHandle TensorHooks::add(Hook hook) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const uint64_t id = next_id_++;
-  hooks_.emplace_back(id, std::move(hook));
-  std::weak_ptr<TensorHooks> weak = weak_from_this();
-  return RemovableHandle([weak, id] {
-    if (auto self = weak.lock()) self->remove(id);
-  });
-}
-
-void TensorHooks::remove(uint64_t id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::erase_if(hooks_, [id](const auto& entry) { return entry.first == id; });
-}
 
 void TensorHooks::retain_grad_of(const Tensor& tensor) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -37,15 +20,12 @@ bool TensorHooks::retains_grad() const {
 
 Tensor TensorHooks::run(Tensor grad) const {
   if (!grad.defined()) return grad;
-  std::vector<std::pair<uint64_t, Hook>> hooks;
   std::shared_ptr<TensorImpl> retained;
   {
-    // Copied, so that a hook may add or remove hooks (from the next backward on).
     std::lock_guard<std::mutex> lock(mutex_);
-    hooks = hooks_;
     retained = retained_.lock();
   }
-  for (auto& [id, hook] : hooks) {
+  for (auto& hook : snapshot()) {
     Tensor replaced = hook(grad);
     if (replaced.defined()) grad = std::move(replaced);
   }

@@ -11,23 +11,16 @@
 // gradients autograd::grad captures are taken before the hooks run (torch 1.13's order), and a
 // node that does not run (a captured leaf's accumulator) runs none.
 
-#include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <utility>
-#include <vector>
 
-#include "tide/removable_handle.h"
+#include "autograd/hook_list.h"
 #include "tide/tensor.h"
 
 namespace tide::autograd {
 
-class TensorHooks : public std::enable_shared_from_this<TensorHooks> {
+class TensorHooks : public HookList<std::function<Tensor(const Tensor&)>> {
  public:
-  using Hook = std::function<Tensor(const Tensor&)>;
-
-  RemovableHandle add(Hook hook);
   /// Makes run() accumulate the final gradient into `tensor`'s grad() (held weakly: the tensor
   /// owns the graph that owns these hooks).
   void retain_grad_of(const Tensor& tensor);
@@ -36,12 +29,7 @@ class TensorHooks : public std::enable_shared_from_this<TensorHooks> {
   Tensor run(Tensor grad) const;
 
  private:
-  void remove(uint64_t id);
-
-  mutable std::mutex mutex_;  // registration may race with a backward on another thread
-  uint64_t next_id_ = 0;
-  std::vector<std::pair<uint64_t, Hook>> hooks_;
-  std::weak_ptr<TensorImpl> retained_;
+  std::weak_ptr<TensorImpl> retained_;  // guarded by mutex_
 };
 
 /// The hooks of the node slot that receives t's gradient (created on first use): t's grad_fn's

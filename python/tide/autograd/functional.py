@@ -6,13 +6,19 @@ from .. import _C
 _Tensor = _C.Tensor
 
 
-def _inputs_tuple(inputs):
-    is_tuple = isinstance(inputs, tuple)
-    items = inputs if is_tuple else (inputs,)
+def _tensors(value, what):
+    """(whether `value` is a tuple, its tensors), raising torch's TypeError for others."""
+    is_tuple = isinstance(value, tuple)
+    items = value if is_tuple else (value,)
     for t in items:
         if not isinstance(t, _Tensor):
-            raise TypeError(f"The inputs given to vjp/jacobian must be Tensors, got "
+            raise TypeError(f"The {what} given to vjp/jacobian must be Tensors, got "
                             f"{type(t).__name__}")
+    return is_tuple, items
+
+
+def _inputs_tuple(inputs):
+    is_tuple, items = _tensors(inputs, "inputs")
     return is_tuple, tuple(t.detach().requires_grad_(t.is_floating_point()) for t in items)
 
 
@@ -20,13 +26,7 @@ def _call(func, inputs):
     from .._grad_mode import enable_grad
     with enable_grad():
         out = func(*inputs)
-    is_tuple = isinstance(out, tuple)
-    items = out if is_tuple else (out,)
-    for o in items:
-        if not isinstance(o, _Tensor):
-            raise TypeError(f"The outputs of the user-provided function given to vjp/jacobian "
-                            f"must be Tensors, got {type(o).__name__}")
-    return is_tuple, items
+    return _tensors(out, "outputs of the user-provided function")
 
 
 def _grads(outputs, inputs, grad_outputs, retain_graph):

@@ -14,6 +14,7 @@ import itertools
 from ... import _C
 from ..._grad_mode import no_grad
 from ..._devices import device_arg, parse_to
+from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter
 from ._backward_hooks import BackwardHookState
 
@@ -27,26 +28,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return super().__repr__()
 
     __str__ = __repr__
-
-
-class RemovableHandle:
-    """What register_*_hook returns: remove() unregisters the hook."""
-
-    _next_id = 0
-
-    def __init__(self, hooks):
-        self._hooks = hooks
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-
-    def remove(self):
-        self._hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 def _addindent(s, num_spaces):
