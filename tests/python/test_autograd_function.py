@@ -217,3 +217,38 @@ def test_a_python_error_in_backward_reaches_the_caller_on_a_simulated_gpu():
     x = tide.ones(2, device="cuda:0", requires_grad=True)
     with pytest.raises(ValueError, match="from backward"):
         Fails.apply(x).sum().backward()
+
+
+def test_a_custom_function_in_data_parallel_replicas_gives_the_modules_gradients():
+    # The replicas' forwards (and so Function.apply) run on DataParallel's threads; backward
+    # runs the Python backward of each replica's node on the caller's thread.
+    class Triple(tide.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            assert x.device == g.device
+            return g * 3
+
+    class Net(tide.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = tide.nn.Linear(4, 2)
+
+        def forward(self, x):
+            return Triple.apply(self.lin(x))
+
+    tide.manual_seed(0)
+    model = Net().cuda(0)
+    x = tide.randn(6, 4, device="cuda:0")
+    (model(x) * x[:, :2]).sum().backward()
+    expected = [p.grad.cpu().tolist() for p in model.parameters()]
+    model.zero_grad()
+    (tide.nn.DataParallel(model, device_ids=[0, 1])(x) * x[:, :2]).sum().backward()
+    got = [p.grad.cpu().reshape(-1).tolist() for p in model.parameters()]
+    expected = [tide.tensor(e).reshape(-1).tolist() for e in expected]
+    assert all(abs(a - b) <= 1e-5 for g, e in zip(got, expected) for a, b in zip(g, e))
