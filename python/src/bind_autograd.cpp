@@ -1,6 +1,6 @@
 // tide._C._autograd: what python/tide/autograd builds torch.autograd on — custom functions'
 // nodes (tide::autograd::detail::apply_function with Python forward and backward),
-// autograd.grad and autograd.backward — and the Tensor methods register_hook, retain_grad and
+// autograd.grad and autograd.backward, anomaly mode — and the Tensor methods register_hook, retain_grad and
 // retains_grad.
 //
 // Note [Python code in backward]: the engine runs on the thread that called backward or grad,
@@ -22,6 +22,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
+#include "tide/anomaly_mode.h"
 #include "tide/autograd.h"
 #include "tide/custom_function.h"
 
@@ -178,6 +179,9 @@ void bind_autograd(nb::module_& m, nb::class_<Tensor>& tensor) {
           autograd::backward(tensors, grads, retain_graph, inputs);
         },
         nb::arg("tensors"), nb::arg("grad_tensors"), nb::arg("retain_graph"), nb::arg("inputs"));
+
+  a.def("_set_anomaly_enabled", &autograd::AnomalyMode::set_enabled, nb::arg("enabled"));
+  a.def("_is_anomaly_enabled", &autograd::AnomalyMode::is_enabled);
 
   nb::class_<HookHandle>(a, "_HookHandle", "remove() takes the hook away.")
       .def("remove", [](HookHandle& h) { h.handle.remove(); });

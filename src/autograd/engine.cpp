@@ -1,6 +1,7 @@
 #include "autograd/engine.h"
 
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <queue>
 #include <unordered_map>
@@ -11,6 +12,7 @@
 #include "autograd/node.h"
 #include "autograd/recording.h"
 #include "autograd/tensor_hooks.h"
+#include "tide/anomaly_mode.h"
 #include "tide/autograd.h"
 #include "tide/cuda/stream_guard.h"
 #include "tide/factories.h"
@@ -143,6 +145,27 @@ std::vector<Tensor> call_node(Node* node, NodeState& st) {
   return std::vector<Tensor>(node->next_edges.size());
 }
 
+/// call_node under anomaly mode (tide/anomaly_mode.h): names the node whose backward raised or
+/// returned NaN.
+std::vector<Tensor> call_node_checked(Node* node, NodeState& st) {
+  std::vector<Tensor> outs;
+  try {
+    outs = call_node(node, st);
+  } catch (...) {
+    std::cerr << "[autograd] anomaly mode: Error detected in " << node->name()
+              << ", the backward of the forward op that made it (the error follows)\n";
+    throw;
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const Tensor& g = outs[i];
+    TIDE_CHECK(!(g.defined() && g.is_floating_point() && g.isnan().any().item<bool>()),
+               "[autograd] Function '", node->name(), "' returned nan values in its ", i,
+               "th output. Anomaly mode found it in the backward of that forward op; look "
+               "for what gives NaN there (0/0, log of a negative, inf - inf)");
+  }
+  return outs;
+}
+
 /// Every node reachable from `roots`, children before parents.
 std::vector<Node*> post_order(const std::vector<Node*>& roots) {
   std::vector<Node*> order;
@@ -267,6 +290,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     }
   }
 
+  const bool anomaly = AnomalyMode::is_enabled();
   std::priority_queue<Node*, std::vector<Node*>, LaterFirst> ready;
   for (auto& [edge, g] : roots) {
     std::optional<cuda::Stream> caller;
@@ -298,7 +322,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
       guard.emplace(*node->stream);
       task.streams_used_.insert(*node->stream);
     }
-    std::vector<Tensor> outs = call_node(node, st);
+    std::vector<Tensor> outs = anomaly ? call_node_checked(node, st) : call_node(node, st);
     executed.push_back(node);
     TIDE_INTERNAL_ASSERT(outs.size() == node->next_edges.size());
     for (size_t i = 0; i < outs.size(); ++i) {

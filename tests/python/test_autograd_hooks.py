@@ -169,3 +169,24 @@ def functional_program(lib, device):
 @pytest.mark.parametrize("device", DEVICES)
 def test_functional_jacobian_and_vjp_match_torch(device):
     assert functional_program(tide, device) == functional_program(torch, "cpu")
+
+
+def anomaly_program(lib, device):
+    x = lib.zeros(2, device=device, requires_grad=True)
+    results = [lib.is_anomaly_enabled()]
+    with lib.autograd.detect_anomaly():
+        results.append(lib.is_anomaly_enabled())
+        try:
+            (x / x).sum().backward()
+        except RuntimeError as e:
+            results.append(str(e).split("] ")[-1].split(" Anomaly mode")[0])
+    results.append(lib.is_anomaly_enabled())
+    (x / x).sum().backward()  # off again: NaN gradients go through unchecked
+    results.append(x.grad.isnan().tolist())
+    return results
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("device", DEVICES)
+def test_anomaly_mode_names_the_op_that_made_a_nan_gradient_as_torch(device):
+    assert anomaly_program(tide, device) == anomaly_program(torch, "cpu")

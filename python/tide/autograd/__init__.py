@@ -77,5 +77,44 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                    bool(allow_unused)))
 
 
-__all__ = ["Function", "FunctionCtx", "backward", "enable_grad", "function", "functional",
-           "grad", "inference_mode", "no_grad", "once_differentiable", "set_grad_enabled"]
+def is_anomaly_enabled():
+    """Whether backward checks for NaN gradients and names the failing op (torch's)."""
+    return _C._autograd._is_anomaly_enabled()
+
+
+class set_detect_anomaly:
+    """Turns anomaly detection on or off at once (as torch), back at the end of a `with`
+    block: backward then raises "Function 'XBackward0' returned nan values in its Nth
+    output." and names the node whose backward raised. check_nan is always on in tide."""
+
+    def __init__(self, mode, check_nan=True):
+        self._previous = _C._autograd._is_anomaly_enabled()
+        _C._autograd._set_anomaly_enabled(bool(mode))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _C._autograd._set_anomaly_enabled(self._previous)
+        return False
+
+
+class detect_anomaly:
+    """Anomaly detection on inside a `with` block (torch.autograd.detect_anomaly)."""
+
+    def __init__(self, check_nan=True):
+        self._previous = None
+
+    def __enter__(self):
+        self._previous = _C._autograd._is_anomaly_enabled()
+        _C._autograd._set_anomaly_enabled(True)
+        return self
+
+    def __exit__(self, *exc):
+        _C._autograd._set_anomaly_enabled(self._previous)
+        return False
+
+
+__all__ = ["Function", "FunctionCtx", "backward", "detect_anomaly", "enable_grad", "function",
+           "functional", "grad", "inference_mode", "is_anomaly_enabled", "no_grad",
+           "once_differentiable", "set_detect_anomaly", "set_grad_enabled"]
