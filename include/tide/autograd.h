@@ -1,9 +1,12 @@
 #pragma once
-// Autograd's public controls: grad mode (NoGradGuard), autograd::grad. The Tensor side
-// (requires_grad_, backward, grad, detach, set_data) is declared in tensor.h.
+// Autograd's public controls: grad mode (NoGradGuard), autograd::grad and backward, tensor
+// hooks. The Tensor side (requires_grad_, backward, grad, detach, set_data) is declared in
+// tensor.h; custom functions in custom_function.h.
 
+#include <functional>
 #include <vector>
 
+#include "tide/removable_handle.h"
 #include "tide/tensor.h"
 
 namespace tide {
@@ -38,8 +41,27 @@ namespace autograd {
 
 /// The gradients of `outputs` w.r.t. `inputs` (torch.autograd.grad), without touching any
 /// leaf's grad(). grad_outputs: one per output (undefined: ones for a scalar output).
+/// allow_unused: an input the outputs do not depend on gets an undefined gradient (else raises).
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
-                         const std::vector<Tensor>& grad_outputs = {}, bool retain_graph = false);
+                         const std::vector<Tensor>& grad_outputs = {}, bool retain_graph = false,
+                         bool allow_unused = false);
+
+/// Accumulates the gradients of `tensors` (torch.autograd.backward) into the leaves' grad(),
+/// or only into `inputs`' when given (leaves or non-leaves). grad_tensors: one per tensor
+/// (undefined: ones for a one-element tensor).
+void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors = {},
+              bool retain_graph = false, const std::vector<Tensor>& inputs = {});
+
+/// Calls `hook(grad)` with t's gradient each time a backward computes it, before the gradient
+/// is used (torch's Tensor.register_hook): a defined result replaces the gradient. Hooks run in
+/// registration order on the backward's thread (Note [Tensor hooks] in
+/// src/autograd/tensor_hooks.h). Raises for a tensor that does not require grad.
+RemovableHandle register_hook(const Tensor& t, std::function<Tensor(const Tensor&)> hook);
+/// Makes backward keep the non-leaf t's gradient in t.grad() (torch's Tensor.retain_grad; a
+/// no-op for leaves). Raises for a tensor that does not require grad.
+void retain_grad(const Tensor& t);
+/// Whether retain_grad(t) was called on this non-leaf (false for leaves, as torch).
+bool retains_grad(const Tensor& t);
 
 }  // namespace autograd
 }  // namespace tide

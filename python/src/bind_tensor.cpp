@@ -270,6 +270,7 @@ void bind_tensor(nb::module_& m) {
            }, nb::arg("gradient").none() = nb::none(), nb::arg("retain_graph").none() = nb::none());
   bind_tensor_ops(m, cls);
   bind_reductions(cls);
+  bind_autograd(m, cls);
 }
 
 }  // namespace tide::python

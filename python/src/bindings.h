@@ -19,6 +19,8 @@ void bind_indexing(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_reductions(nanobind::class_<Tensor>& cls);
 /// Called by bind_tensor_ops: the shape and linear-algebra ops of issue 25 (bind_shapes.cpp).
 void bind_shapes(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+/// Called by bind_tensor: tide._C._autograd and the Tensor methods register_hook, retain_grad.
+void bind_autograd(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_factories(nanobind::module_& m);
 void bind_cuda(nanobind::module_& m);
 void bind_nn(nanobind::module_& m);

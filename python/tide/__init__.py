@@ -54,6 +54,8 @@ globals().update(_legacy.CPU_TYPES)
 set_default_tensor_type = _legacy.set_default_tensor_type
 
 from . import cuda  # noqa: E402  (needs the names above)
+from . import autograd  # noqa: E402
+from .autograd import is_anomaly_enabled  # noqa: E402
 from . import nn, optim, utils, distributed, accelerator, backends, multiprocessing  # noqa: E402
 from . import linalg  # noqa: E402
 

@@ -115,16 +115,27 @@ def _deepcopy(self, memo):
     return result
 
 
-def _retain_grad(self):
-    raise _C.Error("[Tensor.retain_grad] tide keeps gradients of leaves only; make the tensor a "
-                   "leaf (detach().requires_grad_()) to read its gradient")
+def _register_hook(self, hook):
+    """hook(grad) runs each time backward computes this tensor's gradient, before it is used;
+    a Tensor it returns replaces the gradient (torch's Tensor.register_hook)."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    from .utils.hooks import RemovableHandle
+    return RemovableHandle(remover=self._register_hook(hook))
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """torch's Tensor.backward: accumulates into the leaves' grad (only into inputs' when
+    given)."""
+    from . import autograd
+    autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 _METHODS = {
     "to": _to, "cuda": _cuda, "view": _view, "reshape": _reshape, "permute": _permute,
     "expand": _expand, "new_empty": _new_empty, "new_zeros": _new_zeros,
     "new_ones": _new_ones, "new_full": _new_full, "new_tensor": _new_tensor, "new": _new,
-    "__format__": _format, "__iter__": _iter, "retain_grad": _retain_grad,
+    "__format__": _format, "__iter__": _iter, "register_hook": _register_hook, "backward": _backward,
     "__deepcopy__": _deepcopy,
 }
 

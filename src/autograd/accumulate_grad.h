@@ -12,6 +12,8 @@ class AccumulateGrad final : public Node {
   /// Holds the leaf (strongly; the leaf's metadata holds this node weakly, so no cycle).
   explicit AccumulateGrad(Tensor variable);
   std::vector<Tensor> apply(const Tensor& grad) override;
+  /// The leaf's own hooks (Note [Tensor hooks]).
+  std::shared_ptr<TensorHooks> tensor_hooks(uint32_t output_nr, bool create = false) override;
   const Tensor& variable() const { return variable_; }
 
  private:

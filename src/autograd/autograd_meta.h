@@ -25,6 +25,7 @@ namespace tide::autograd {
 
 class Node;
 class PostAccumulateGradHooks;
+class TensorHooks;
 
 struct AutogradMeta {
   /// Set by requires_grad_ on leaves; non-leaves require grad through grad_fn, views also
@@ -39,6 +40,9 @@ struct AutogradMeta {
   Tensor grad;
   /// Hooks called after each accumulation into grad (leaves only); null until one registers.
   std::shared_ptr<PostAccumulateGradHooks> post_accumulate_grad_hooks;
+  /// A leaf's register_hook hooks, run by its AccumulateGrad (Note [Tensor hooks]); null until
+  /// one registers. A non-leaf's live on its grad_fn.
+  std::shared_ptr<TensorHooks> hooks;
 };
 
 /// t's metadata, or null.

@@ -1,16 +1,18 @@
 #include "autograd/engine.h"
 
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
-#include "autograd/accumulate_grad.h"
 #include "autograd/autograd_meta.h"
 #include "autograd/node.h"
 #include "autograd/recording.h"
+#include "autograd/tensor_hooks.h"
+#include "tide/anomaly_mode.h"
 #include "tide/autograd.h"
 #include "tide/cuda/stream_guard.h"
 #include "tide/factories.h"
@@ -24,21 +26,11 @@ std::string size_str(const DimVector& s) {
   return out + "])";
 }
 
-/// Whether `from` broadcasts to `to` (torch's is_expandable_to).
-bool expandable(const DimVector& from, const DimVector& to) {
-  if (from.size() > to.size()) return false;
-  for (int64_t i = 1; i <= from.size(); ++i) {
-    const int64_t f = from[from.size() - i], t = to[to.size() - i];
-    if (f != t && f != 1) return false;
-  }
-  return true;
-}
-
 /// torch's validate_outputs: a gradient must fit the forward input it is for.
 Tensor validate(Tensor grad, const InputMeta& meta, const Node& node, size_t index) {
   if (!grad.defined()) return grad;
   if (grad.shape() != meta.shape) {
-    TIDE_CHECK(expandable(meta.shape, grad.shape()), "[autograd] Function ", node.name(),
+    TIDE_CHECK(is_expandable_to(meta.shape, grad.shape()), "[autograd] Function ", node.name(),
                " returned an invalid gradient at index ", index, " - got ", size_str(grad.shape()),
                " but expected shape compatible with ", size_str(meta.shape),
                "; this is a tide bug, please report it");
@@ -57,11 +49,26 @@ Tensor validate(Tensor grad, const InputMeta& meta, const Node& node, size_t ind
 }
 
 struct NodeState {
-  Tensor buffer;  // the summed incoming gradient (Note [One output per node])
+  Tensor buffer;             // output 0's summed incoming gradient (Note [One output per node])
+  std::vector<Tensor> more;  // outputs 1, 2, ... of a custom function's node
   int dependencies = 0;
-  bool needed = true;            // some captured input (autograd::grad) is reachable from here
-  bool execute = true;           // run apply (false for captured leaves' accumulators)
-  std::vector<size_t> captures;  // autograd::grad: which inputs this node's gradient answers
+  bool needed = true;   // some captured input (autograd::grad) is reachable from here
+  bool execute = true;  // run apply (false for captured leaves' accumulators)
+  /// autograd::grad: which inputs this node's gradient answers, and from which output slot.
+  std::vector<std::pair<size_t, uint32_t>> captures;
+
+  Tensor& slot(uint32_t output_nr) {
+    if (output_nr == 0) return buffer;
+    if (more.size() < output_nr) more.resize(output_nr);
+    return more[output_nr - 1];
+  }
+  /// The gradients of all `n` outputs, moved out.
+  std::vector<Tensor> take(uint32_t n) {
+    std::vector<Tensor> grads(n);
+    grads[0] = std::move(buffer);
+    for (uint32_t i = 1; i < n && i - 1 < more.size(); ++i) grads[i] = std::move(more[i - 1]);
+    return grads;
+  }
 };
 
 struct LaterFirst {
@@ -72,10 +79,12 @@ struct LaterFirst {
 
 class GraphTask {
  public:
-  /// Adds `grad`, produced on `producer` (null: host or cpu), to `target`'s buffer.
-  void deliver(Node* target, Tensor grad, const std::optional<cuda::Stream>& producer) {
+  /// Adds `grad`, produced on `producer` (null: host or cpu), to the buffer of `target`'s
+  /// output `input_nr`.
+  void deliver(Node* target, uint32_t input_nr, Tensor grad,
+               const std::optional<cuda::Stream>& producer) {
     if (!grad.defined()) return;
-    NodeState& st = states_[target];
+    Tensor& buffer = states_[target].slot(input_nr);
     const std::optional<cuda::Stream>& consumer = target->stream;
     if (consumer) {
       if (producer && producer->device_index() == consumer->device_index()) {
@@ -87,13 +96,13 @@ class GraphTask {
         if (current != *consumer) consumer->wait_stream(current);
       }
     }
-    if (!st.buffer.defined()) {
-      st.buffer = std::move(grad);
+    if (!buffer.defined()) {
+      buffer = std::move(grad);
       return;
     }
     std::optional<cuda::StreamGuard> guard;
     if (consumer) guard.emplace(*consumer);
-    st.buffer = st.buffer + grad;
+    buffer = buffer + grad;
   }
 
   std::unordered_map<Node*, NodeState> states_;
@@ -115,6 +124,47 @@ class CallbacksScope {
  private:
   std::vector<std::function<void()>>* previous_;
 };
+
+/// The gradients that `node` passes on, given its incoming ones, after its tensors' hooks
+/// (Note [Tensor hooks]); undefined ones when no gradient reached it.
+std::vector<Tensor> call_node(Node* node, NodeState& st) {
+  const uint32_t n = node->num_outputs();
+  if (n == 1) {
+    Tensor grad = std::move(st.buffer);
+    if (auto hooks = node->tensor_hooks(0)) grad = hooks->run(std::move(grad));
+    if (grad.defined()) return node->apply(grad);
+    return std::vector<Tensor>(node->next_edges.size());
+  }
+  std::vector<Tensor> grads = st.take(n);
+  bool any = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (auto hooks = node->tensor_hooks(i)) grads[i] = hooks->run(std::move(grads[i]));
+    any |= grads[i].defined();
+  }
+  if (any) return node->apply_outputs(std::move(grads));
+  return std::vector<Tensor>(node->next_edges.size());
+}
+
+/// call_node under anomaly mode (tide/anomaly_mode.h): names the node whose backward raised or
+/// returned NaN.
+std::vector<Tensor> call_node_checked(Node* node, NodeState& st) {
+  std::vector<Tensor> outs;
+  try {
+    outs = call_node(node, st);
+  } catch (...) {
+    std::cerr << "[autograd] anomaly mode: Error detected in " << node->name()
+              << ", the backward of the forward op that made it (the error follows)\n";
+    throw;
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const Tensor& g = outs[i];
+    TIDE_CHECK(!(g.defined() && g.is_floating_point() && g.isnan().any().item<bool>()),
+               "[autograd] Function '", node->name(), "' returned nan values in its ", i,
+               "th output. Anomaly mode found it in the backward of that forward op; look "
+               "for what gives NaN there (0/0, log of a negative, inf - inf)");
+  }
+  return outs;
+}
 
 /// Every node reachable from `roots`, children before parents.
 std::vector<Node*> post_order(const std::vector<Node*>& roots) {
@@ -141,8 +191,11 @@ std::vector<Node*> post_order(const std::vector<Node*>& roots) {
 }  // namespace
 
 std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
-                                 const std::vector<Tensor>& grad_outputs, bool retain_graph,
-                                 const std::vector<Tensor>* inputs, const char* where) {
+                                 const std::vector<Tensor>& grad_outputs,
+                                 const BackwardOptions& options, const std::vector<Tensor>* inputs,
+                                 const char* where) {
+  const bool accumulate = options.accumulate_into_inputs;
+  TIDE_INTERNAL_ASSERT(!accumulate || inputs);
   TIDE_CHECK(grad_outputs.empty() || grad_outputs.size() == outputs.size(), "[", where,
              "] grad_outputs should be a sequence of length ", outputs.size(),
              " (one per output) "
@@ -191,7 +244,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
   // autograd::grad: the nodes whose incoming gradient answers each input.
   std::vector<Tensor> results;
   std::vector<std::shared_ptr<Node>> keep_alive;  // accumulators made for unused leaves
-  std::unordered_map<Node*, std::vector<size_t>> captures;
+  std::unordered_map<Node*, std::vector<std::pair<size_t, uint32_t>>> captures;
   if (inputs) {
     results.resize(inputs->size());
     for (size_t i = 0; i < inputs->size(); ++i) {
@@ -200,7 +253,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
                  "] One of the differentiated Tensors does not require grad (input ", i, ")");
       Edge e = gradient_edge(in);
       keep_alive.push_back(e.node);
-      captures[e.node.get()].push_back(i);
+      captures[e.node.get()].emplace_back(i, e.input_nr);
     }
   }
 
@@ -215,16 +268,18 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     for (const Edge& e : n->next_edges)
       child_needed |= e.valid() && task.states_[e.node.get()].needed;
     st.needed = child_needed || !st.captures.empty();
-    st.execute = child_needed;
+    // backward(inputs=) runs the nodes of its inputs: the leaves' accumulators, and the
+    // non-leaves' grad_fns for their hooks (retain_grad keeps the gradient), as torch.
+    st.execute = child_needed || (accumulate && !st.captures.empty());
   }
-  if (inputs) {
+  if (inputs && !options.allow_unused) {
     for (auto& [node, idx] : captures) {
       TIDE_CHECK(task.states_.count(node), "[", where,
                  "] One of the differentiated Tensors appears to not have been used in the graph "
                  "(input ",
-                 idx.front(),
-                 "); tide has no allow_unused yet: pass only inputs the "
-                 "outputs depend on");
+                 idx.front().first,
+                 "). Set allow_unused=True if this is the desired behavior, or pass only inputs "
+                 "the outputs depend on");
     }
   }
   for (Node* n : order) {
@@ -235,11 +290,12 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     }
   }
 
+  const bool anomaly = AnomalyMode::is_enabled();
   std::priority_queue<Node*, std::vector<Node*>, LaterFirst> ready;
   for (auto& [edge, g] : roots) {
     std::optional<cuda::Stream> caller;
     if (g.is_cuda()) caller = cuda::current_stream(g.device().index());
-    task.deliver(edge.node.get(), std::move(g), caller);
+    task.deliver(edge.node.get(), edge.input_nr, std::move(g), caller);
   }
   {
     std::unordered_set<Node*> queued;
@@ -254,38 +310,32 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     Node* node = ready.top();
     ready.pop();
     NodeState& st = task.states_[node];
-    Tensor grad = std::move(st.buffer);
-    for (size_t i : st.captures) results[i] = grad;
+    // Captured before the tensors' hooks run (Note [Tensor hooks]).
+    for (auto [i, output_nr] : st.captures) results[i] = st.slot(output_nr);
     // A captured gradient was made ready on this node's stream (several are summed there) even
     // when the node does not run: the caller waits for it too (torch's leaf streams).
     if (!st.captures.empty() && node->stream) task.streams_used_.insert(*node->stream);
-    if (!st.execute || (inputs && dynamic_cast<AccumulateGrad*>(node))) continue;
+    if (!st.execute) continue;
 
     std::optional<cuda::StreamGuard> guard;
     if (node->stream) {
       guard.emplace(*node->stream);
       task.streams_used_.insert(*node->stream);
     }
-    std::vector<Tensor> outs;
-    if (grad.defined()) {
-      outs = node->apply(grad);
-    } else {
-      outs.resize(node->next_edges.size());
-    }
+    std::vector<Tensor> outs = anomaly ? call_node_checked(node, st) : call_node(node, st);
     executed.push_back(node);
-    grad = Tensor();
     TIDE_INTERNAL_ASSERT(outs.size() == node->next_edges.size());
     for (size_t i = 0; i < outs.size(); ++i) {
       const Edge& e = node->next_edges[i];
       if (!e.valid()) continue;
       NodeState& next = task.states_[e.node.get()];
       if (!next.needed) continue;
-      task.deliver(e.node.get(), validate(std::move(outs[i]), node->input_meta[i], *node, i),
-                   node->stream);
+      task.deliver(e.node.get(), e.input_nr,
+                   validate(std::move(outs[i]), node->input_meta[i], *node, i), node->stream);
       if (--next.dependencies == 0) ready.push(e.node.get());
     }
   }
-  if (!retain_graph) {
+  if (!options.retain_graph) {
     for (Node* n : executed) n->release_variables();
   }
   // Note [Backward streams]: the caller's current streams wait for every stream used.
@@ -298,6 +348,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
     std::function<void()> callback = std::move(callbacks[i]);
     callback();
   }
+  if (accumulate) return {};
   return results;
 }
 
@@ -308,8 +359,30 @@ void queue_callback(std::function<void()> callback) {
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
-                         const std::vector<Tensor>& grad_outputs, bool retain_graph) {
-  return run_backward(outputs, grad_outputs, retain_graph, &inputs, "autograd::grad");
+                         const std::vector<Tensor>& grad_outputs, bool retain_graph,
+                         bool allow_unused) {
+  BackwardOptions options;
+  options.retain_graph = retain_graph;
+  options.allow_unused = allow_unused;
+  return run_backward(outputs, grad_outputs, options, &inputs, "autograd::grad");
+}
+
+void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors,
+              bool retain_graph, const std::vector<Tensor>& inputs) {
+  BackwardOptions options;
+  options.retain_graph = retain_graph;
+  if (inputs.empty()) {
+    run_backward(tensors, grad_tensors, options, nullptr, "autograd::backward");
+    return;
+  }
+  // torch's backward(inputs=): an input the outputs do not reach keeps its grad(); a non-leaf
+  // input keeps its gradient as with retain_grad.
+  for (const Tensor& t : inputs) {
+    if (t.defined() && t.requires_grad() && !t.is_leaf()) retain_grad(t);
+  }
+  options.allow_unused = true;
+  options.accumulate_into_inputs = true;
+  run_backward(tensors, grad_tensors, options, &inputs, "autograd::backward");
 }
 
 }  // namespace tide::autograd

@@ -25,12 +25,22 @@
 
 namespace tide::autograd {
 
+struct BackwardOptions {
+  bool retain_graph = false;
+  /// An input the outputs do not depend on gets an undefined gradient instead of an error.
+  bool allow_unused = false;
+  /// backward(inputs=): accumulate into the inputs' grad() and return nothing.
+  bool accumulate_into_inputs = false;
+};
+
 /// Backpropagates `grad_outputs` (one per output; undefined: ones for one-element outputs)
 /// from `outputs`. Without `inputs`, accumulates into the leaves' grad() and returns nothing;
-/// with them, returns the gradients w.r.t. `inputs` and touches no grad().
+/// with them, returns the gradients w.r.t. `inputs` and touches no grad() (or, with
+/// accumulate_into_inputs, accumulates into theirs only).
 std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
-                                 const std::vector<Tensor>& grad_outputs, bool retain_graph,
-                                 const std::vector<Tensor>* inputs, const char* where);
+                                 const std::vector<Tensor>& grad_outputs,
+                                 const BackwardOptions& options, const std::vector<Tensor>* inputs,
+                                 const char* where);
 
 /// Runs `callback` on this thread once the backward pass now running on it has finished every
 /// node and its caller's streams wait for the pass's streams (torch's

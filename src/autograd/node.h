@@ -15,9 +15,10 @@
 namespace tide::autograd {
 
 class Node;
+class TensorHooks;
 
-/// An input of a node: the node and which of its inputs (always 0: every tide node has one
-/// forward output, Note [One output per node] below).
+/// An input of a node: the node and which of its inputs (its forward output input_nr: 0 but
+/// for custom functions, Note [One output per node] below).
 struct Edge {
   std::shared_ptr<Node> node;
   uint32_t input_nr = 0;
@@ -35,9 +36,11 @@ struct InputMeta {
 
 // Note [One output per node]: torch's nodes may have several forward outputs (split, max with
 // dim). tide's multi-output ops are compositions (chunk and split are narrows, one SliceBackward
-// each) or have one differentiable output (max with dim: the values), so a node receives
-// exactly one gradient, the engine's input buffer per node is one tensor, and an undefined
-// incoming gradient means the node's outputs are undefined too.
+// each) or have one differentiable output (max with dim: the values), so an op's node receives
+// exactly one gradient (apply), and an undefined incoming gradient means the node's outputs are
+// undefined too. Only a custom function (autograd/custom_function_node.h) has several outputs:
+// it overrides num_outputs and apply_outputs, which get one gradient per output (undefined for
+// those no gradient reached), and the engine keeps one buffer per output for it.
 class Node : public std::enable_shared_from_this<Node> {
  public:
   explicit Node(const char* name);
@@ -55,6 +58,16 @@ class Node : public std::enable_shared_from_this<Node> {
   /// Frees saved tensors after a backward without retain_graph.
   virtual void release_variables() {}
 
+  /// How many forward outputs (gradients in) the node has (Note [One output per node]).
+  virtual uint32_t num_outputs() const { return 1; }
+  /// The gradients for next_edges given one per forward output, some defined; the engine calls
+  /// it for nodes with several outputs.
+  virtual std::vector<Tensor> apply_outputs(std::vector<Tensor> grads) { return apply(grads[0]); }
+
+  /// The hooks of the tensor that is forward output `output_nr` (Note [Tensor hooks]); null
+  /// when none was registered. `create` makes the list.
+  virtual std::shared_ptr<TensorHooks> tensor_hooks(uint32_t output_nr, bool create = false);
+
   std::vector<Edge> next_edges;
   std::vector<InputMeta> input_meta;  // parallel to next_edges
   /// The stream the forward op ran on (cuda outputs only): the node runs there too.
@@ -66,6 +79,7 @@ class Node : public std::enable_shared_from_this<Node> {
  private:
   const char* name_;
   uint64_t sequence_nr_;
+  std::vector<std::shared_ptr<TensorHooks>> hooks_;  // by output_nr; empty for most nodes
 };
 
 /// Deletes a node and, iteratively, the chain of nodes only it kept alive: a graph of 10^5 ops

@@ -1,33 +1,11 @@
 #include "autograd/post_accumulate_grad_hooks.h"
 
-#include <algorithm>
-
 #include "autograd/autograd_meta.h"
 
 namespace tide::autograd {
 
-RemovableHandle PostAccumulateGradHooks::add(Hook hook) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const uint64_t id = next_id_++;
-  hooks_.emplace_back(id, std::move(hook));
-  std::weak_ptr<PostAccumulateGradHooks> weak = weak_from_this();
-  return RemovableHandle([weak, id] {
-    if (auto self = weak.lock()) self->remove(id);
-  });
-}
-
-void PostAccumulateGradHooks::remove(uint64_t id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::erase_if(hooks_, [id](const auto& entry) { return entry.first == id; });
-}
-
 void PostAccumulateGradHooks::run(Tensor& leaf) const {
-  std::vector<std::pair<uint64_t, Hook>> hooks;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    hooks = hooks_;
-  }
-  for (auto& [id, hook] : hooks) hook(leaf);
+  for (auto& hook : snapshot()) hook(leaf);
 }
 
 }  // namespace tide::autograd

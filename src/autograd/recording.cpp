@@ -33,6 +33,15 @@ std::shared_ptr<FunctionNode> make_node(const char* name, const std::vector<cons
   return node;
 }
 
+bool is_expandable_to(const DimVector& from, const DimVector& to) {
+  if (from.size() > to.size()) return false;
+  for (int64_t i = 1; i <= from.size(); ++i) {
+    const int64_t f = from[from.size() - i], t = to[to.size() - i];
+    if (f != t && f != 1) return false;
+  }
+  return true;
+}
+
 Tensor sum_to(const Tensor& g, const DimVector& shape) {
   if (g.shape() == shape) return g;
   const int64_t lead = g.dim() - shape.size();

@@ -33,6 +33,9 @@ void set_history(const Tensor& out, const std::shared_ptr<FunctionNode>& node);
 /// Raises torch's errors for an in-place op on `self` (Note [In-place ops]) before it runs.
 void check_inplace(const Tensor& self, bool operand_requires_grad, const char* op);
 
+/// Whether a tensor of shape `from` broadcasts to `to` (torch's is_expandable_to).
+bool is_expandable_to(const DimVector& from, const DimVector& to);
+
 /// Sums `g` over the dims that broadcasting added to a tensor of `shape` (torch's sum_to).
 Tensor sum_to(const Tensor& g, const DimVector& shape);
 

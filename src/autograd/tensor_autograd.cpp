@@ -59,8 +59,11 @@ Tensor& Tensor::mutable_grad() const {
 
 void Tensor::backward(const Tensor& gradient, bool retain_graph) const {
   TIDE_CHECK(defined(), "[Tensor::backward] called on an undefined tensor");
-  autograd::run_backward({*this}, {gradient}, retain_graph, nullptr, "Tensor::backward");
+  autograd::BackwardOptions options;
+  options.retain_graph = retain_graph;
+  autograd::run_backward({*this}, {gradient}, options, nullptr, "Tensor::backward");
 }
+
 
 bool Tensor::is_leaf() const { return autograd::grad_fn_of(*this) == nullptr; }
 

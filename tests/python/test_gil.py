@@ -1,4 +1,5 @@
-"""Calls that wait for a device release the GIL (Note [The GIL] in python/src/bind_tensor.cpp).
+"""Calls that wait for a device release the GIL (Note [The GIL] in python/src/bind_tensor.cpp),
+also from Python code that backward runs (Note [Python code in backward] in bind_autograd.cpp).
 
 Each case runs in a child process (so a held GIL shows up as a timeout, not a hung test run):
 the child holds a simulated stream (tide._C._testing.hold_stream) so that its queued work
@@ -25,11 +26,29 @@ CHILD = textwrap.dedent("""
     assert _testing.sim_active()
     stream = tide.cuda.current_stream(0)
     x = tide.ones(3, device="cuda:0")
+    leaf = tide.ones(3, device="cuda:0", requires_grad=True)
     tide.cuda.synchronize(0)
     _testing.hold_stream(stream)
     y = x * 2  # queued behind the hold: nothing that needs y can finish
     event = stream.record_event()
     host = tide.empty(3)
+
+
+    class WaitsInBackward(tide.autograd.Function):
+        # Python code that the engine runs (Note [Python code in backward]) and that waits.
+        @staticmethod
+        def forward(ctx, t):
+            return t * 1.0
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * y.sum().item()
+
+
+    def backward_through_python():
+        WaitsInBackward.apply(leaf).sum().backward()
+        return leaf.grad
+
     CASES = {
         "tide.cuda.synchronize()": lambda: (tide.cuda.synchronize, None),
         "Stream.synchronize()": lambda: (stream.synchronize, None),
@@ -41,6 +60,7 @@ CHILD = textwrap.dedent("""
         "repr(x)": lambda: (y.__repr__, "tensor([2., 2., 2.], device='cuda:0')"),
         "cpu.copy_(x)": lambda: (lambda: host.copy_(y), [2.0, 2.0, 2.0]),
         "bool(x)": lambda: (y.sum().__bool__, True),
+        "Function.backward waiting": lambda: (backward_through_python, [6.0, 6.0, 6.0]),
     }
     fn, expected = CASES[sys.argv[1]]()
     out = []
@@ -62,7 +82,7 @@ CHILD = textwrap.dedent("""
             # _to is the one that waits.
             import linecache
             return "self._to(" in linecache.getline(frame.f_code.co_filename, frame.f_lineno)
-        return frame.f_code.co_name in ("waiter", "<lambda>")
+        return frame.f_code.co_name in ("waiter", "<lambda>", "backward")
 
     t = threading.Thread(target=waiter, daemon=True)
     t.start()
@@ -82,7 +102,8 @@ CHILD = textwrap.dedent("""
 """)
 
 CASES = ["tide.cuda.synchronize()", "Stream.synchronize()", "Event.synchronize()", "x.item()",
-         "x.cpu()", "x.to('cpu')", "x.tolist()", "repr(x)", "cpu.copy_(x)", "bool(x)"]
+         "x.cpu()", "x.to('cpu')", "x.tolist()", "repr(x)", "cpu.copy_(x)", "bool(x)",
+         "Function.backward waiting"]
 
 
 @pytest.mark.parametrize("call", CASES)

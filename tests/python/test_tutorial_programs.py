@@ -1,9 +1,9 @@
 """Programs in the shape of PyTorch's beginner tutorials (tests/python/programs: quickstart,
 optimizing model parameters, save and load, tensors, fitting a polynomial with tensors, autograd,
-nn and an optimizer) run unchanged with `import tide as torch` and print
-what torch 1.13 prints for the same program: the same lines, numbers equal to 5 significant
-digits (float32 sums in another order differ in the last printed digit), `tide.` where torch
-prints `torch.`. Each runs on the cpu and on a simulated GPU (the real GPU under
+nn and an optimizer, a custom autograd Function) run unchanged with `import tide as torch` and
+print what torch 1.13 prints for the same program: the same lines, numbers equal to 5
+significant digits (float32 sums in another order differ in the last printed digit), `tide.`
+where torch prints `torch.`. Each runs on the cpu and on a simulated GPU (the real GPU under
 TIDE_TEST_NATIVE=1); the device the program reports is the one line allowed to differ."""
 
 import math
@@ -41,7 +41,8 @@ def comparable(text):
 
 
 @pytest.mark.parametrize("program", ["quickstart.py", "optimization.py", "save_load.py",
-                                     "tensor_basics.py", "polynomial.py"])
+                                     "tensor_basics.py", "polynomial.py",
+                                     "custom_function.py"])
 @pytest.mark.parametrize("where", ["cpu", "gpu"])
 def test_program_prints_what_torch_prints(program, where, tmp_path):
     pytest.importorskip("torch")

@@ -1,3 +1,4 @@
-"""tide.utils: data loading (tide.utils.data), as torch.utils."""
+"""tide.utils: data loading (tide.utils.data) and hook handles (tide.utils.hooks), as
+torch.utils."""
 
-from . import data
+from . import data, hooks

@@ -14,7 +14,9 @@ import itertools
 from ... import _C
 from ..._grad_mode import no_grad
 from ..._devices import device_arg, parse_to
+from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter
+from ._backward_hooks import BackwardHookState
 
 Tensor = _C.Tensor
 
@@ -26,26 +28,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return super().__repr__()
 
     __str__ = __repr__
-
-
-class RemovableHandle:
-    """What register_*_hook returns: remove() unregisters the hook."""
-
-    _next_id = 0
-
-    def __init__(self, hooks):
-        self._hooks = hooks
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-
-    def remove(self):
-        self._hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 def _addindent(s, num_spaces):
@@ -90,6 +72,8 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(
@@ -100,11 +84,20 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = self.__dict__.get("_backward_hooks")
+        backward_pre_hooks = self.__dict__.get("_backward_pre_hooks")
+        state = None
+        if (backward_hooks or backward_pre_hooks) and _C.is_grad_enabled():
+            state = BackwardHookState(self, (backward_hooks or {}).values(),
+                                      (backward_pre_hooks or {}).values())
+            args = state.setup_inputs(args)
         result = self.forward(*args, **kwargs)
         for hook in self._forward_hooks.values():
             hooked = hook(self, args, result)
             if hooked is not None:
                 result = hooked
+        if state is not None:
+            result = state.setup_outputs(result)
         return result
 
     def register_forward_pre_hook(self, hook):
@@ -117,6 +110,20 @@ class Module:
         """hook(module, args, output) runs after forward; a non-None result replaces output."""
         handle = RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
+        return handle
+
+    def register_full_backward_hook(self, hook):
+        """hook(module, grad_input, grad_output) runs when the gradients w.r.t. the module's
+        tensor inputs are computed; a non-None result replaces grad_input (torch's)."""
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def register_full_backward_pre_hook(self, hook):
+        """hook(module, grad_output) runs when the gradients w.r.t. the module's outputs are
+        computed; a non-None result replaces grad_output (torch 2's)."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
         return handle
 
     # ---- registration

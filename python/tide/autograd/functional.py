@@ -1,0 +1,98 @@
+"""torch.autograd.functional's vjp and jacobian (reverse mode, one backward per output
+element for jacobian), on tide.autograd.grad."""
+
+from .. import _C
+
+_Tensor = _C.Tensor
+
+
+def _tensors(value, what):
+    """(whether `value` is a tuple, its tensors), raising torch's TypeError for others."""
+    is_tuple = isinstance(value, tuple)
+    items = value if is_tuple else (value,)
+    for t in items:
+        if not isinstance(t, _Tensor):
+            raise TypeError(f"The {what} given to vjp/jacobian must be Tensors, got "
+                            f"{type(t).__name__}")
+    return is_tuple, items
+
+
+def _inputs_tuple(inputs):
+    is_tuple, items = _tensors(inputs, "inputs")
+    return is_tuple, tuple(t.detach().requires_grad_(t.is_floating_point()) for t in items)
+
+
+def _call(func, inputs):
+    from .._grad_mode import enable_grad
+    with enable_grad():
+        out = func(*inputs)
+    return _tensors(out, "outputs of the user-provided function")
+
+
+def _grads(outputs, inputs, grad_outputs, retain_graph):
+    from . import grad
+    live = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+    if not live:
+        return tuple(i.new_zeros(i.shape) for i in inputs)
+    need = [i for i in inputs if i.requires_grad]
+    got = iter(grad([o for o, _ in live], need, [g for _, g in live],
+                    retain_graph=retain_graph, allow_unused=True))
+    result = []
+    for i in inputs:
+        g = next(got) if i.requires_grad else None
+        result.append(g if g is not None else i.new_zeros(i.shape))
+    return tuple(result)
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), the vector-Jacobian product v^T J), as torch.autograd.functional.vjp."""
+    if create_graph:
+        raise _C.Error("[autograd.functional.vjp] create_graph=True is not supported by tide")
+    in_tuple, ins = _inputs_tuple(inputs)
+    out_tuple, outs = _call(func, ins)
+    if v is None:
+        if len(outs) != 1 or outs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the user-provided function "
+                               "returns a single Tensor with a single element.")
+        vs = (None,)
+    else:
+        vs = v if isinstance(v, tuple) else (v,)
+        if len(vs) != len(outs):
+            raise RuntimeError(f"v is a tuple of invalid length: should be {len(outs)} but "
+                               f"got {len(vs)}.")
+    grads = _grads(outs, ins, vs, retain_graph=False)
+    detached = tuple(o.detach() for o in outs)
+    return (detached if out_tuple else detached[0]), (grads if in_tuple else grads[0])
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
+             strategy="reverse-mode"):
+    """The Jacobian of func at inputs (torch.autograd.functional.jacobian): for one input and
+    one output, a tensor shaped output.shape + input.shape; tuples of those otherwise."""
+    if create_graph:
+        raise _C.Error("[autograd.functional.jacobian] create_graph=True is not supported by "
+                       "tide")
+    if strategy != "reverse-mode":
+        raise _C.Error("[autograd.functional.jacobian] tide computes Jacobians in reverse mode "
+                       "only; pass strategy='reverse-mode'")
+    in_tuple, ins = _inputs_tuple(inputs)
+    out_tuple, outs = _call(func, ins)
+    jac = []
+    for out in outs:
+        flat = out.reshape(-1)
+        rows = []
+        for k in range(flat.numel()):
+            onehot = flat.new_zeros(flat.shape)
+            onehot[k] = 1.0
+            rows.append(_grads((out,), ins, (onehot.reshape(out.shape),), retain_graph=True))
+        per_input = []
+        for j, inp in enumerate(ins):
+            if rows:
+                stacked = _C.stack([r[j] for r in rows])
+            else:
+                stacked = inp.new_zeros((0,) + tuple(inp.shape))
+            per_input.append(stacked.reshape(tuple(out.shape) + tuple(inp.shape)))
+        jac.append(tuple(per_input))
+    if not out_tuple:
+        return jac[0] if in_tuple else jac[0][0]
+    return tuple(j if in_tuple else j[0] for j in jac)
