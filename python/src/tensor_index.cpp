@@ -127,10 +127,10 @@ ParsedKey parse_key(const Tensor& self, nb::handle key) {
       t = apply_slice(t, dim, e);
       ++dim;
     } else if (e.is_none() || PyBool_Check(e.ptr())) {
-      // x[None] adds a dim; x[True] too (and x[False] would make it empty: not supported).
-      TIDE_CHECK(!PyBool_Check(e.ptr()) || e.ptr() == Py_True,
-                 "[Tensor.__getitem__] indexing with False is not supported");
+      // x[None] adds a dim of size 1; x[True] too, and x[False] one of size 0 (torch's
+      // rule: a Python bool is a 0-dim mask), so x[False] = v writes nothing.
       t = t.unsqueeze(dim);
+      if (e.ptr() == Py_False) t = t.narrow(dim, 0, 0);
       ++dim;
     } else if (e.ptr() == Py_Ellipsis) {
       dim += self.dim() - named;

@@ -16,12 +16,12 @@ from ._C import (bool, uint8, int32, int64, float16, bfloat16, float32, float64)
 from ._size import Size
 from ._factories import (empty, zeros, ones, full, rand, randn, randint, arange, linspace,
                          tensor, empty_like, zeros_like, ones_like, full_like, rand_like,
-                         randn_like)
+                         randn_like, randint_like)
 from ._arg_errors import torch_type_errors as _torch_type_errors
 # Note [Argument type errors]: a wrong argument type raises torch's one-line TypeError.
 for _name in ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange",
               "linspace", "tensor", "empty_like", "zeros_like", "ones_like", "full_like",
-              "rand_like", "randn_like"):
+              "rand_like", "randn_like", "randint_like"):
     globals()[_name] = _torch_type_errors(globals()[_name])
 from ._grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
 from . import _tensor, _ops, _legacy, _dlpack
@@ -46,6 +46,8 @@ Tensor.type = _legacy.tensor_type
 _ops.install(globals())
 from . import _reductions  # noqa: E402
 _reductions.install(globals())
+from . import _search  # noqa: E402
+_search.install(globals())
 from . import _shapes  # noqa: E402
 _shapes.install(globals())
 from . import _creation  # noqa: E402

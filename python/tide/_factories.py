@@ -156,3 +156,13 @@ def rand_like(input, *, dtype=None, device=None, requires_grad=False):
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False):
     return _rg(_C._randn_like(input, dtype, device_arg(device)), requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+    """torch.randint_like(input, high) or (input, low, high): input's shape, dtype and device
+    unless given."""
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
+                   device=device if device is not None else input.device,
+                   requires_grad=requires_grad)
