@@ -199,8 +199,12 @@ TEST(OptimizerParamGroups, EveryOptimizerTakesGroupsAndTheirStateDictRoundTrips)
     const IValue sd = opt.state_dict();
     const IValue::List& groups = sd.at("param_groups").to_list();
     ASSERT_EQ(groups.size(), 2u);
-    EXPECT_TRUE(groups[0].at("params") == IValue(IValue::List{0}));
-    EXPECT_TRUE(groups[1].at("params") == IValue(IValue::List{1}));
+    // One index each, read as numbers. (An IValue == against IValue(IValue::List{0}) failed in
+    // the asan build, clang 14, though both sides printed alike; not understood yet.)
+    ASSERT_EQ(groups[0].at("params").to_list().size(), 1u);
+    ASSERT_EQ(groups[1].at("params").to_list().size(), 1u);
+    EXPECT_EQ(groups[0].at("params").to_list()[0].to_int(), 0);
+    EXPECT_EQ(groups[1].at("params").to_list()[0].to_int(), 1);
     EXPECT_EQ(groups[1].at("lr").to_double(), 0.03);
     std::vector<Tensor> again = copies(params);
     auto resumed = make(std::vector<Tensor>{again[0]});
