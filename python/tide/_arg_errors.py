@@ -22,7 +22,6 @@ _INVOKED = re.compile(r"^Invoked with types: (?P<types>.*)$")
 _READABLE = {
     "collections.abc.Sequence[int]": "tuple of ints",
     "tide._C.device": "tide.device",
-    "Number": "Number",
 }
 
 

@@ -9,6 +9,7 @@ a workload needs long rows. A NaN inside the sorted row counts as "before" every
 torch's search result depends on where its bisection lands."""
 
 from . import _C
+from ._ops import _into_out
 
 
 def _search_error(message):
@@ -43,7 +44,6 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     if out_int32:
         result = result.to(_C.int32)
     if out is not None:
-        from ._ops import _into_out
         return _into_out("searchsorted", result, out, "same")
     return result
 
