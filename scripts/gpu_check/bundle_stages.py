@@ -32,15 +32,21 @@ from .commands import REPO, find_tool, run, tail
 from .stage_io import fail, skip, write_json
 
 # compute-sanitizer's runs: (tool, binary, gtest filter). memcheck leaves out the tests that
-# fault a kernel on purpose (AsyncKernelError) and the stress and fork tests; racecheck runs the
+# fault a kernel or exhaust the device on purpose (AsyncKernelError, a request beyond capacity)
+# and the stress and fork tests; racecheck runs the
 # tests whose ops use the kernels with shared memory (reductions, softmax, nll_loss, the
 # backward kernels, the gemm fallback: src/kernels/cuda).
 SANITIZE_PLAN = [
     ("memcheck", "tide_device_tests", "OpsVsCpu.*:NnDevice.*:AutogradDevice.*:FusedOptim.*:"
-                                      "TensorCompare.*:Lifetime.*:DefaultDevice.*:Async.*:DataParallel.*"),
+                                      "TensorCompare.*:Lifetime.*:DefaultDevice.*:Async.*:DataParallel.*:"
+                                      "Indexing*:Torch113/*:ReductionGoldensOnDevices.*:ShapeGoldens.*:"
+                                      "Sampling.*:CustomFunctionDevice.*"),
     ("memcheck", "tide_runtime_tests", "Stream.*:Event.*:CudaDevice.*:DeviceGuard.*:DeviceMemory.*:StreamGuard.*"),
     ("memcheck", "tide_pinned_tests", "PinnedCopy.*:PinnedTensor.*:PinnedAllocator.*"),
-    ("memcheck", "tide_memory_device_tests", "Memory.*"),
+    # Less the test that asks cudaMalloc for more than the device has on purpose: memcheck
+    # reports that API error (and the cudaGetLastError that clears it) as findings.
+    ("memcheck", "tide_memory_device_tests",
+     "Memory.*-Memory.ARequestBeyondTheDevicesCapacityRaisesOutOfMemoryAndTheDeviceStaysUsable"),
     ("racecheck", "tide_device_tests", "OpsVsCpu.*:NnDevice.*:AutogradDevice.*"),
 ]
 TRAIN_EPOCHS = 3

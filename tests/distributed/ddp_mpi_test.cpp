@@ -141,7 +141,10 @@ TEST_P(DDP, NoSyncAccumulatesLocallyAndTheNextBackwardEqualsOneBiggerStep) {
   mse_loss((*local)(first.x_of(rank())), first.y_of(rank())).backward();
   EXPECT_LT(max_abs_diff(net->parameters()[0].grad(), local->parameters()[0].grad()), 1e-6);
   const std::vector<Tensor> per_rank = gathered(net->parameters()[0].grad());
-  EXPECT_GT(max_abs_diff(per_rank[0], per_rank[1]), 1e-4);  // the ranks' gradients differ
+  ASSERT_EQ(per_rank.size(), static_cast<size_t>(world()));
+  if (world() > 1) {
+    EXPECT_GT(max_abs_diff(per_rank[0], per_rank[1]), 1e-4);  // the ranks' gradients differ
+  }
 
   mse_loss(ddp(second.x_of(rank())), second.y_of(rank())).backward();  // synced
   sgd.step();
@@ -199,7 +202,9 @@ TEST_P(DDP, BatchNormsRunningStatisticsAreRankZerosAtEachForwardAsTorchs) {
   ddp(share(first, rank())).sum().backward();
   // The first step's statistics differ by rank: each saw its own share.
   const std::vector<Tensor> means = gathered(bn.running_mean);
-  EXPECT_GT(max_abs_diff(means[0], means[world() - 1]), 1e-3);
+  if (world() > 1) {
+    EXPECT_GT(max_abs_diff(means[0], means[world() - 1]), 1e-3);
+  }
   ddp(share(second, rank())).sum().backward();
 
   nn::BatchNorm2d ref(2);
@@ -269,6 +274,7 @@ TEST_P(DDP, FindUnusedParametersReducesZerosForParametersARankDidNotUse) {
   // Rank 0 never uses branch b, the others do: b's gradient is their sum over all ranks. A
   // second model uses b nowhere: its b keeps no gradient.
   for (bool b_used_elsewhere : {true, false}) {
+    if (b_used_elsewhere && world() < 2) continue;  // one rank: there is no elsewhere
     TwoBranches net;
     net.to(device());
     DistributedDataParallel ddp(net, DDPOptions().find_unused_parameters(true).bucket_cap_mb(0));

@@ -185,10 +185,13 @@ void streams_need_wait_stream(DemoContext& c) {
   cuda::current_stream().wait_stream(s);
   code(c, "tide::cuda::current_stream().wait_stream(s);  // before the default stream uses B");
   print_device(c, "B", B);
+  // Within float rounding, not bit for bit: a real GPU adds the 10,000 numbers in another
+  // order than the cpu (the H200's first run differed in the last bits).
   const Tensor expected = A.cpu().sum();
-  const bool equal = B.item<float>() == expected.item<float>();
-  c.out << "    B equals the same sum computed on cpu: " << (equal ? "true" : "false") << "\n";
-  expect(equal, "B to equal A.cpu().sum()");
+  const bool equal = allclose(B.cpu(), expected, /*rtol=*/1e-4, /*atol=*/1e-3);
+  c.out << "    B equals the same sum computed on cpu (to float rounding): "
+        << (equal ? "true" : "false") << "\n";
+  expect(equal, "B to equal A.cpu().sum() to float rounding");
 
   // The race below holds a simulated stream's worker; under CUDA_LAUNCH_BLOCKING=1 normal_()
   // itself would wait for the held stream, and there is no race to show anyway.
