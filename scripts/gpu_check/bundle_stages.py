@@ -239,10 +239,10 @@ def stage_native(check, figures):
 def gtest_totals(log_path):
     try:
         with open(log_path) as f:
-            text = f.read()
+            text = re.sub(r"\x1b\[[0-9;]*m", "", f.read())  # gtest colours its lines under mpirun
     except OSError:
         return {}
-    return {key: sum(int(n) for n in re.findall(rf"\[  {word} \] (\d+) tests?", text))
+    return {key: sum(int(n) for n in re.findall(rf"\[\s+{word}\s+\] (\d+) tests?", text))
             for key, word in (("passed", "PASSED"), ("failed", "FAILED"), ("skipped", "SKIPPED"))}
 
 

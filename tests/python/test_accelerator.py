@@ -47,6 +47,7 @@ def test_a_device_block_is_this_threads_only():
     assert seen == [tide.device("cpu")]
 
 
+@pytest.mark.gpus(3)
 def test_accelerator_reports_and_selects_the_gpus():
     assert tide.accelerator.is_available()
     assert tide.accelerator.device_count() == tide.cuda.device_count() == 3

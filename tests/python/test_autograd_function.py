@@ -219,6 +219,7 @@ def test_a_python_error_in_backward_reaches_the_caller_on_a_simulated_gpu():
         Fails.apply(x).sum().backward()
 
 
+@pytest.mark.gpus(2)
 def test_a_custom_function_in_data_parallel_replicas_gives_the_modules_gradients():
     # The replicas' forwards (and so Function.apply) run on DataParallel's threads; backward
     # runs the Python backward of each replica's node on the caller's thread.

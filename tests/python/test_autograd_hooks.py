@@ -97,8 +97,8 @@ def test_misuse_raises_torchs_error(case):
              "grad-of-non-scalar": "grad can be implicitly created only for scalar outputs"}
     if case in words:
         assert words[case] in our_text and words[case] in their_text
-    else:
-        assert our_text == their_text
+    else:  # torch 2 quotes names with backticks where 1.13 (tide's model) uses apostrophes
+        assert our_text.replace("`", "'") == their_text.replace("`", "'")
 
 
 def test_create_graph_is_refused_clearly():

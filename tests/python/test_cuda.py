@@ -20,6 +20,7 @@ def _device_zero():
     tide.cuda.set_device(0)
 
 
+@pytest.mark.gpus(3)
 def test_three_simulated_devices_and_their_properties():
     assert tide.cuda.is_available() and tide.cuda.device_count() == 3
     p = tide.cuda.get_device_properties(2)
@@ -61,6 +62,7 @@ def test_tensors_stay_where_they_were_made_and_results_follow_them():
     assert x.new_full([2], 3.).device == cuda0 and tide.zeros_like(x).device == cuda0
 
 
+@pytest.mark.gpus(2)
 def test_streams_are_current_inside_their_context():
     s = tide.cuda.Stream(device=1)
     assert s.device == tide.device("cuda", 1) and s != tide.cuda.default_stream(1)
@@ -73,6 +75,8 @@ def test_streams_are_current_inside_their_context():
         assert tide.cuda.current_stream() == tide.cuda.default_stream(0)
 
 
+@pytest.mark.gpus(2)
+@pytest.mark.sim_only
 def test_cuda_stream_raises_on_a_simulated_gpu():
     # Note [A stream's cudaStream_t] (include/tide/cuda/stream.h): no integer is safe to hand a
     # CUDA library for a simulated stream (0 would be the real legacy default stream, anything
@@ -85,6 +89,7 @@ def test_cuda_stream_raises_on_a_simulated_gpu():
     assert tide.cuda.Stream().stream_id != tide.cuda.default_stream().stream_id == 0
 
 
+@pytest.mark.sim_only
 def test_wait_stream_orders_work_across_streams():
     side = tide.cuda.Stream(0)
     main = tide.cuda.current_stream(0)
@@ -101,6 +106,7 @@ def test_wait_stream_orders_work_across_streams():
     assert side.query() and b.tolist() == [4., 4., 4., 4.]
 
 
+@pytest.mark.sim_only
 def test_events_record_wait_query_and_time():
     start, end = tide.cuda.Event(enable_timing=True), tide.cuda.Event(enable_timing=True)
     s = tide.cuda.current_stream(0)
@@ -164,6 +170,7 @@ def test_memory_snapshot_with_history():
     del x
 
 
+@pytest.mark.gpus(2)
 def test_non_blocking_copies_from_pinned_memory():
     host = tide.arange(6.).pin_memory()
     assert host.is_pinned() and not tide.arange(2.).is_pinned()
@@ -185,6 +192,7 @@ def test_default_tensor_type_on_the_gpu_and_back(name):
     assert not tide.ones(2, 3).is_cuda
 
 
+@pytest.mark.gpus(3)
 def test_legacy_cuda_types():
     x = tide.cuda.FloatTensor(2, 3)
     assert x.is_cuda and x.shape == (2, 3) and isinstance(x, tide.cuda.FloatTensor)

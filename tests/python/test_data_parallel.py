@@ -29,6 +29,7 @@ def _close(a, b, tol=1e-5):
     return abs(a - b) <= tol
 
 
+@pytest.mark.gpus(3)
 def test_same_output_and_gradients_as_the_module_alone_over_three_devices():
     tide.manual_seed(0)
     model = Net().cuda(0)
@@ -77,6 +78,7 @@ def test_one_device_moves_the_module_and_calls_it():
     assert dp(tide.ones(2, 6, device="cuda:1")).device == tide.device("cuda:1")
 
 
+@pytest.mark.gpus(2)  # one device: DataParallel moves the module there, as torch's
 def test_errors_name_the_problem_and_the_fix():
     with pytest.raises(RuntimeError, match="must have its parameters and buffers on device cuda:0"):
         nn.DataParallel(Net())(tide.ones(3, 6, device="cuda:0"))

@@ -140,9 +140,12 @@ def test_resuming_from_torchs_state_dict_takes_the_steps_torch_takes_after_it(go
         for v in value if isinstance(value, list) else [value]:
             if isinstance(v, tide.Tensor) and name != "step":
                 assert v.device == tide.device(device), name
+    # LBFGS in float32 drifts as in the state test above; on the H200 machine's Xeon (another
+    # OpenBLAS kernel, another summation order) past 1e-5 by step 9.
+    float32_rtol = 1e-3 if golden["optimizer"] == "lbfgs" else 1e-5
     for step, expected in enumerate(golden["resumed"], 6):
         _train_step(opt, a, x, b)
-        assert _close(x, expected), f"after step {step}"
+        assert _close(x, expected, float32_rtol), f"after step {step}"
 
 
 def _model_and_data(device="cpu"):
