@@ -232,8 +232,19 @@ class NcclBackend final : public ProcessGroupBackend {
 
   /// torch's NCCL barrier: an all-reduce of one element on the group's device (Note [Which GPU
   /// a rank uses]), after the GPU collectives issued before it, waited for on the host until
-  /// it ended and every rank was seen to call a barrier.
+  /// it ended and every rank was seen to call a barrier. Under the default backend, before any
+  /// GPU collective, the barrier is mpi's, as torch's default group takes gloo's: a program that
+  /// communicates only cpu tensors makes no NCCL communicator, and ranks that share one GPU
+  /// (which NCCL refuses) can still meet (the H200's first run: two ranks, one GPU).
   void barrier() override {
+    if (serve_cpu_) {
+      std::unique_lock<std::mutex> lock(issue_mutex_);
+      if (!gpu_) {
+        lock.unlock();
+        mpi_->barrier();
+        return;
+      }
+    }
     std::shared_ptr<Work> work;
     {
       std::lock_guard<std::mutex> lock(issue_mutex_);

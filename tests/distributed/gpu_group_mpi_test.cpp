@@ -203,6 +203,9 @@ TEST_F(GpuGroup, ServesCpuTensorsOnMpiUnderTheDefaultBackendOnly) {
   group->all_reduce(x, distributed::ReduceOp::SUM, /*async_op=*/true)->wait();
   EXPECT_EQ(values(x), filled(3, world_ * (world_ + 1) / 2.0));
   EXPECT_EQ(control_->made, 0) << "cpu tensors need no GPU communicator";
+  group->barrier();  // before any GPU collective: mpi's barrier, as torch's default takes gloo's
+  EXPECT_EQ(control_->made, 0) << "a barrier of a cpu-only program needs no GPU communicator";
+  EXPECT_EQ(control_->barrier_reductions, 0);
   group->shutdown();
 
   auto nccl_only = make_group(/*serve_cpu=*/false);

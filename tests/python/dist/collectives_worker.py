@@ -9,7 +9,9 @@ import tide.distributed as dist
 
 dist.init_process_group()
 rank, world = dist.get_rank(), dist.get_world_size()
-assert dist.is_initialized() and dist.get_backend() == "mpi"
+# On real GPUs the default backend serves cuda tensors on nccl too (torch's "cpu:gloo,cuda:nccl").
+real_gpus = tide.cuda.is_available() and not tide.cuda.get_device_properties(0).simulated
+assert dist.is_initialized() and dist.get_backend() == ("cpu:mpi,cuda:nccl" if real_gpus else "mpi")
 device = sys.argv[1] if len(sys.argv) > 1 else "cpu"
 if device == "cuda":
     device = f"cuda:{dist.get_local_rank() % tide.cuda.device_count()}"
