@@ -154,8 +154,12 @@ def build(root, out_dir, python, cuda_dirs, log, timeout, env, jobs=4, check_cud
         rpath.append(os.path.dirname(runtime))
     # --allow-shlib-undefined: torch's libraries find theirs (the nvidia-* packages) through
     # their own $ORIGIN-relative paths at run time; the link need not resolve them again.
+    # --exclude-libs: the GPU machine's g++ (/opt/gcc) links part of libstdc++ statically; an
+    # executable exports what the shared libraries it links reference, so torch's libraries
+    # would bind part of their std:: calls into that copy (Note [The extension exports nothing
+    # but PyInit__C] in python/CMakeLists.txt: what crashed tide's extension there).
     link = [cxx, *[os.path.join(out_dir, n + ".o") for n in units], "-o", binary,
-            "-L", info["lib"], "-Wl,--allow-shlib-undefined",
+            "-L", info["lib"], "-Wl,--allow-shlib-undefined", "-Wl,--exclude-libs,ALL",
             "-Wl,--no-as-needed", *torch_libs, "-Wl,--as-needed", *libs,
             *[f"-Wl,-rpath,{d}" for d in rpath], "-lpthread", "-ldl"]
     t = time.monotonic()
