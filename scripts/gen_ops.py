@@ -50,6 +50,7 @@ class Arg:
         "int[]": "std::vector<int64_t>",
         "bool": "bool",
         "ScalarType?": "std::optional<Dtype>",
+        "ScalarType": "Dtype",  # view(dtype)
         # A view's input (its result shares self's storage): passed as any read tensor.
         "Tensor(a)": "const Tensor&",
         # An optional tensor: tide's C++ API passes an undefined Tensor for None, as torch's.

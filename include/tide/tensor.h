@@ -194,8 +194,15 @@ class Tensor {
   std::vector<T> tolist() const;
 
   // ---- views (share storage)
+  /// view({2, 3}) and view({}) (a 0-dim view): a braced list reads as sizes. Without this
+  /// overload `{}` would pick view(Dtype), an identity conversion where the vector needs a
+  /// constructor; an initializer_list wins over both.
+  Tensor view(std::initializer_list<int64_t> sizes) const {
+    return view(std::vector<int64_t>(sizes));
+  }
   // @generated begin method-declarations views (scripts/gen_ops.py from src/ops/ops.yaml)
   Tensor view(std::vector<int64_t> sizes) const;
+  Tensor view(Dtype dtype) const;
   Tensor reshape(std::vector<int64_t> sizes) const;
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
   Tensor transpose(int64_t dim0, int64_t dim1) const;

@@ -29,9 +29,11 @@ def _cuda(self, device=None, non_blocking=False):
     return _same_or(self, self._cuda(device_arg(device), non_blocking))
 
 
-def _view(self, *shape):
+def _view(self, *shape, dtype=None):
+    if dtype is not None and not shape:
+        shape = (dtype,)
     if len(shape) == 1 and isinstance(shape[0], _C.dtype):
-        raise TypeError("view(dtype) is not supported by tide; use .to(dtype) for a copy")
+        return self._view_dtype(shape[0])  # the same bytes as another dtype
     return self._view(_sizes(shape, "view"))
 
 

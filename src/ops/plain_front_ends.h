@@ -207,6 +207,7 @@ Tensor plain_diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_
 Tensor plain_diag(const Tensor& self, int64_t diagonal);
 Tensor plain_diagflat(const Tensor& self, int64_t offset);
 Tensor plain_view(const Tensor& self, const std::vector<int64_t>& sizes);
+Tensor plain_view(const Tensor& self, Dtype dtype);
 Tensor plain_reshape(const Tensor& self, const std::vector<int64_t>& sizes);
 Tensor plain_flatten(const Tensor& self, int64_t start_dim, int64_t end_dim);
 Tensor plain_transpose(const Tensor& self, int64_t dim0, int64_t dim1);

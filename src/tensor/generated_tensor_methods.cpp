@@ -1236,6 +1236,9 @@ Tensor Tensor::view(std::vector<int64_t> sizes) const {
   }
   return detail::plain_view(*this, sizes);
 }
+Tensor Tensor::view(Dtype dtype) const {
+  return detail::plain_view(*this, dtype);
+}
 Tensor Tensor::reshape(std::vector<int64_t> sizes) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
     return autograd::traced::reshape(*this, std::move(sizes));

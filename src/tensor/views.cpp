@@ -132,6 +132,51 @@ Tensor plain_view(const Tensor& self, const std::vector<int64_t>& sizes) {
   return make_view(self, std::move(shape), std::move(strides), self.storage_offset());
 }
 
+// Note [A view as another dtype]: torch's view(dtype) reads the same bytes as `dtype`. With
+// equal element sizes only the dtype changes. Otherwise the last dim must be contiguous and it
+// alone changes length: ratio elements of the narrower dtype make one of the wider, so every
+// other stride and the offset scale by the ratio (and must divide by it when narrowing to
+// wider). torch's checks and words; not differentiable (torch 1.13 records no grad_fn even for
+// the same dtype), so the view never requires grad.
+Tensor plain_view(const Tensor& self, Dtype dtype) {
+  const auto from = static_cast<int64_t>(self.element_size());
+  const auto to = static_cast<int64_t>(element_size(dtype));
+  DimVector sizes = self.shape(), strides = self.stride_vector();
+  int64_t offset = self.storage_offset();
+  if (from != to) {
+    const auto what = [&] {
+      return detail::concat(" to view ", self.dtype(), " as ", dtype, " (different element sizes)");
+    };
+    TIDE_CHECK(self.dim() > 0, "[Tensor::view] self.dim() cannot be 0", what(),
+               "; view a tensor with at least one dimension, e.g. x.reshape(1).view(dtype)");
+    const int64_t last = self.dim() - 1;
+    TIDE_CHECK(strides[last] == 1, "[Tensor::view] self.stride(-1) must be 1", what(),
+               ", but got ", strides[last], "; make it contiguous first (x.contiguous())");
+    if (from > to) {
+      const int64_t ratio = from / to;
+      for (int64_t d = 0; d < last; ++d) strides[d] *= ratio;
+      sizes[last] *= ratio;
+      offset *= ratio;
+    } else {
+      const int64_t ratio = to / from;
+      TIDE_CHECK(sizes[last] % ratio == 0, "[Tensor::view] self.size(-1) must be divisible by ",
+                 ratio, what(), ", but got ", sizes[last]);
+      for (int64_t d = 0; d < last; ++d) {
+        TIDE_CHECK(strides[d] % ratio == 0, "[Tensor::view] self.stride(", d,
+                   ") must be divisible by ", ratio, what(), ", but got ", strides[d]);
+        strides[d] /= ratio;
+      }
+      TIDE_CHECK(offset % ratio == 0, "[Tensor::view] self.storage_offset() must be divisible by ",
+                 ratio, what(), ", but got ", offset);
+      sizes[last] /= ratio;
+      offset /= ratio;
+    }
+  }
+  Tensor view = make_view(self.detach(), std::move(sizes), std::move(strides), offset);
+  view.impl()->dtype = dtype;
+  return view;
+}
+
 Tensor plain_reshape(const Tensor& self, const std::vector<int64_t>& sizes) {
   DimVector shape = infer_size(sizes, self.numel(), "Tensor::reshape");
   DimVector strides;
