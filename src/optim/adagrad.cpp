@@ -1,6 +1,7 @@
 #include "tide/optim/adagrad.h"
 
 #include "optim/adagrad_step.h"
+#include "optim/grouped_optimizer_impl.h"
 #include "optim/hyperparameters.h"
 #include "optim/param_state.h"
 #include "optim/state_placement.h"
@@ -10,64 +11,46 @@
 
 namespace tide::optim {
 
-Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
-    : Optimizer(std::move(params), "optim::Adagrad"), options_{options} {
-  options.validate();
-  add_sums(options);
-}
+template class GroupedOptimizer<AdagradOptions, detail::AdagradParamState>;
+
+using detail::AdagradParamState;
+
+namespace {
 
 // torch's Adagrad makes each parameter's sum when the parameter joins: filled with the
 // group's initial_accumulator_value.
-void Adagrad::add_sums(const AdagradOptions& options) {
-  for (size_t i = state_.size(); i < params_.size(); ++i) {
-    const Tensor& p = params_[i];
-    state_.push_back(State{0, full(p.sizes(), options.initial_accumulator_value(), p.options())});
-  }
+AdagradParamState new_state(const Tensor& param, const AdagradOptions& options) {
+  return {0, full(param.sizes(), options.initial_accumulator_value(), param.options())};
 }
 
+}  // namespace
+
+Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions options)
+    : GroupedOptimizer(std::move(params), options, "optim::Adagrad", &new_state) {}
+
 void Adagrad::step() {
-  for (const AdagradOptions& o : options_) o.validate();
+  validate_options();
   detail::step_all_or_nothing(
       params_, state_, "optim::Adagrad::step",
-      [&](size_t, const Tensor& p, State& s) { detail::follow_parameter(s.sum, p); },
-      [&](size_t i, Tensor& p, const Tensor& grad, State& s) {
-        detail::adagrad_step_(p, grad, s.sum, s.step + 1, options_[group_of(i)]);
+      [&](size_t, const Tensor& p, AdagradParamState& s) { detail::follow_parameter(s.sum, p); },
+      [&](size_t i, Tensor& p, const Tensor& grad, AdagradParamState& s) {
+        detail::adagrad_step_(p, grad, s.sum, s.step + 1, options_of(i));
         ++s.step;
       });
 }
 
-const AdagradOptions& Adagrad::options(size_t group) const {
-  check_group(group, "optim::Adagrad::options");
-  return options_[group];
-}
-
-AdagradOptions& Adagrad::options(size_t group) {
-  check_group(group, "optim::Adagrad::options");
-  return options_[group];
-}
-
-void Adagrad::add_param_group(std::vector<Tensor> params, AdagradOptions options) {
-  options.validate();
-  add_params(std::move(params), "optim::Adagrad::add_param_group");
-  options_.push_back(options);
-  add_sums(options);
-}
-
-ParamState Adagrad::param_state(size_t index) const {
-  detail::check_param_index(index, params_.size(), "optim::Adagrad::param_state");
-  const State& s = state_[index];
+ParamState Adagrad::to_torch_layout(const AdagradParamState& s) const {
   return {{"step", detail::step_tensor(s.step)}, {"sum", s.sum}};
 }
 
-void Adagrad::load_param_state(size_t index, const ParamState& state) {
-  const char* where = "optim::Adagrad::load_param_state";
-  detail::check_param_index(index, params_.size(), where);
+AdagradParamState Adagrad::from_torch_layout(const ParamState& state, const Tensor& param,
+                                             const char* where) const {
   const detail::LoadedState loaded(state, {"step", "sum"}, where);
   TIDE_CHECK(!loaded.empty(), "[", where, "] expected 'step' and 'sum' entries, found an empty "
              "state; Adagrad's state exists from construction on (torch's layout)");
-  State s{loaded.step(), loaded.tensor("sum", params_[index])};
+  AdagradParamState s{loaded.step(), loaded.tensor("sum", param)};
   TIDE_CHECK(s.sum.defined(), "[", where, "] expected a tensor for 'sum', found None");
-  state_[index] = std::move(s);
+  return s;
 }
 
 std::vector<std::pair<std::string, IValue>> Adagrad::hyperparameters(size_t group) const {

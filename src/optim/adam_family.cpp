@@ -1,13 +1,17 @@
 #include "optim/adam_family.h"
 
+#include <utility>
+
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
+#include "optim/grouped_optimizer_impl.h"
 #include "optim/param_state.h"
 #include "optim/state_placement.h"
 #include "optim/step_checks.h"
 #include "optim/step_loop.h"
 #include "tide/error.h"
 #include "tide/factories.h"
+#include "tide/optim/adamw.h"
 
 namespace tide::optim::detail {
 
@@ -48,38 +52,52 @@ void adam_hyper_step_(Tensor& param, const Tensor& grad, Tensor& exp_avg, Tensor
   });
 }
 
-void adam_family_step(std::vector<Tensor>& params, std::vector<AdamParamState>& state,
-                      const std::function<kernels::AdamHyper(size_t)>& hyper_of,
-                      const char* where) {
+template <class Options>
+AdamFamily<Options>::AdamFamily(std::vector<Tensor> params, Options options, const char* name,
+                                bool decoupled_weight_decay)
+    : GroupedOptimizer<Options, AdamParamState>(std::move(params), options, name),
+      step_name_(member_name(name, "step")), decoupled_weight_decay_(decoupled_weight_decay) {}
+
+template <class Options>
+void AdamFamily<Options>::step() {
+  this->validate_options();
+  std::vector<kernels::AdamHyper> hyper;  // by group
+  hyper.reserve(this->options_.size());
+  for (const Options& o : this->options_) hyper.push_back(adam_hyper(o, decoupled_weight_decay_));
+  const char* where = step_name_.c_str();
   step_all_or_nothing(
-      params, state, where,
+      this->params_, this->state_, where,
       [&](size_t i, const Tensor& p, AdamParamState& s) {
         if (s.step == 0) {
           s.exp_avg = zeros(p.sizes(), p.options());  // contiguous, as state must be
           s.exp_avg_sq = zeros(p.sizes(), p.options());
         }
         // amsgrad may be switched on between steps: its running maximum starts from zeros.
-        if (hyper_of(i).amsgrad && !s.max_exp_avg_sq.defined()) {
+        if (hyper[this->group_of(i)].amsgrad && !s.max_exp_avg_sq.defined()) {
           s.max_exp_avg_sq = zeros(p.sizes(), p.options());
         }
         for (Tensor* t : {&s.exp_avg, &s.exp_avg_sq, &s.max_exp_avg_sq}) follow_parameter(*t, p);
       },
       [&](size_t i, Tensor& p, const Tensor& grad, AdamParamState& s) {
-        kernels::AdamHyper h = hyper_of(i);
+        kernels::AdamHyper h = hyper[this->group_of(i)];
         h.step = s.step + 1;
         adam_hyper_step_(p, grad, s.exp_avg, s.exp_avg_sq, s.max_exp_avg_sq, h, where);
         ++s.step;
       });
 }
 
-ParamState adam_param_state(const AdamParamState& s) {
+template <class Options>
+ParamState AdamFamily<Options>::to_torch_layout(const AdamParamState& s) const {
   if (s.step == 0) return {};
   ParamState out{{"step", step_tensor(s.step)}, {"exp_avg", s.exp_avg}, {"exp_avg_sq", s.exp_avg_sq}};
   if (s.max_exp_avg_sq.defined()) out.emplace_back("max_exp_avg_sq", s.max_exp_avg_sq);
   return out;
 }
 
-AdamParamState adam_loaded_state(const ParamState& state, const Tensor& param, const char* where) {
+template <class Options>
+AdamParamState AdamFamily<Options>::from_torch_layout(const ParamState& state,
+                                                      const Tensor& param,
+                                                      const char* where) const {
   const LoadedState loaded(state, {"step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"}, where);
   AdamParamState s;
   if (loaded.empty()) return s;
@@ -91,5 +109,8 @@ AdamParamState adam_loaded_state(const ParamState& state, const Tensor& param, c
              "] expected tensors for 'exp_avg' and 'exp_avg_sq', found None");
   return s;
 }
+
+template class AdamFamily<AdamOptions>;
+template class AdamFamily<AdamWOptions>;
 
 }  // namespace tide::optim::detail

@@ -1,13 +1,13 @@
 #pragma once
-// What Adam and AdamW share: their checks, their step over every parameter, and their state
-// in torch's layout. The two differ only in how weight decay applies
-// (kernels::AdamHyper::decoupled_weight_decay).
+// What Adam and AdamW share besides detail::AdamFamily (tide/optim/adam.h): their checks,
+// their kernel's hyperparameters, one parameter's fused step and how their options read from
+// a param group.
 
-#include <functional>
 #include <tuple>
 #include <vector>
 
 #include "kernels/optim_functors.h"
+#include "optim/hyperparameters.h"
 #include "tide/optim/adam.h"
 #include "tide/optim/optimizer.h"
 #include "tide/tensor.h"
@@ -26,19 +26,20 @@ kernels::AdamHyper adam_hyper(const Options& o, bool decoupled_weight_decay) {
                             o.maximize(),     1,                      decoupled_weight_decay};
 }
 
+/// Adam's or AdamW's options read from a param group of torch's layout, checked.
+template <class Options>
+Options adam_options_from(const GroupReader& g) {
+  const auto [b1, b2] = g.pair("betas");
+  Options o(g.number("lr"));
+  o.betas({b1, b2}).eps(g.number("eps")).weight_decay(g.number("weight_decay"))
+      .amsgrad(g.flag("amsgrad")).maximize(g.flag("maximize"));
+  o.validate();
+  return o;
+}
+
 /// One fused step of one parameter (`hyper.step` is this update's number), after the checks.
 void adam_hyper_step_(Tensor& param, const Tensor& grad, Tensor& exp_avg, Tensor& exp_avg_sq,
                       Tensor& max_exp_avg_sq, const kernels::AdamHyper& hyper,
                       const char* where);
-
-/// Adam::step and AdamW::step: every parameter with a gradient, all or nothing (Note
-/// [Optimizer steps are all or nothing]), parameter i with hyper_of(i) (its group's).
-void adam_family_step(std::vector<Tensor>& params, std::vector<AdamParamState>& state,
-                      const std::function<kernels::AdamHyper(size_t)>& hyper_of,
-                      const char* where);
-
-/// The state in torch's layout, and back (Note [Optimizer state in torch's layout]).
-ParamState adam_param_state(const AdamParamState& s);
-AdamParamState adam_loaded_state(const ParamState& state, const Tensor& param, const char* where);
 
 }  // namespace tide::optim::detail

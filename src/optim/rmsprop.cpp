@@ -1,5 +1,6 @@
 #include "tide/optim/rmsprop.h"
 
+#include "optim/grouped_optimizer_impl.h"
 #include "optim/hyperparameters.h"
 #include "optim/param_state.h"
 #include "optim/rmsprop_step.h"
@@ -9,18 +10,19 @@
 
 namespace tide::optim {
 
+template class GroupedOptimizer<RMSpropOptions, detail::RMSpropParamState>;
+
+using detail::RMSpropParamState;
+
 RMSprop::RMSprop(std::vector<Tensor> params, RMSpropOptions options)
-    : Optimizer(std::move(params), "optim::RMSprop"), options_{options} {
-  options.validate();
-  state_.resize(params_.size());
-}
+    : GroupedOptimizer(std::move(params), options, "optim::RMSprop") {}
 
 void RMSprop::step() {
-  for (const RMSpropOptions& o : options_) o.validate();
+  validate_options();
   detail::step_all_or_nothing(
       params_, state_, "optim::RMSprop::step",
-      [&](size_t i, const Tensor& p, State& s) {
-        const RMSpropOptions& o = options_[group_of(i)];
+      [&](size_t i, const Tensor& p, RMSpropParamState& s) {
+        const RMSpropOptions& o = options_of(i);
         if (!s.square_avg.defined()) s.square_avg = zeros(p.sizes(), p.options());
         if (o.momentum() > 0 && !s.momentum_buffer.defined()) {
           s.momentum_buffer = zeros(p.sizes(), p.options());
@@ -30,33 +32,14 @@ void RMSprop::step() {
           detail::follow_parameter(*t, p);
         }
       },
-      [&](size_t i, Tensor& p, const Tensor& grad, State& s) {
+      [&](size_t i, Tensor& p, const Tensor& grad, RMSpropParamState& s) {
         detail::rmsprop_step_(p, grad, s.square_avg, s.grad_avg, s.momentum_buffer,
-                              options_[group_of(i)]);
+                              options_of(i));
         ++s.step;
       });
 }
 
-const RMSpropOptions& RMSprop::options(size_t group) const {
-  check_group(group, "optim::RMSprop::options");
-  return options_[group];
-}
-
-RMSpropOptions& RMSprop::options(size_t group) {
-  check_group(group, "optim::RMSprop::options");
-  return options_[group];
-}
-
-void RMSprop::add_param_group(std::vector<Tensor> params, RMSpropOptions options) {
-  options.validate();
-  add_params(std::move(params), "optim::RMSprop::add_param_group");
-  options_.push_back(options);
-  state_.resize(params_.size());
-}
-
-ParamState RMSprop::param_state(size_t index) const {
-  detail::check_param_index(index, params_.size(), "optim::RMSprop::param_state");
-  const State& s = state_[index];
+ParamState RMSprop::to_torch_layout(const RMSpropParamState& s) const {
   if (s.step == 0) return {};
   ParamState out{{"step", detail::step_tensor(s.step)}, {"square_avg", s.square_avg}};
   if (s.momentum_buffer.defined()) out.emplace_back("momentum_buffer", s.momentum_buffer);
@@ -64,19 +47,18 @@ ParamState RMSprop::param_state(size_t index) const {
   return out;
 }
 
-void RMSprop::load_param_state(size_t index, const ParamState& state) {
-  const char* where = "optim::RMSprop::load_param_state";
-  detail::check_param_index(index, params_.size(), where);
+RMSpropParamState RMSprop::from_torch_layout(const ParamState& state, const Tensor& param,
+                                             const char* where) const {
   const detail::LoadedState loaded(state, {"step", "square_avg", "momentum_buffer", "grad_avg"},
                                    where);
-  State s;
+  RMSpropParamState s;
   if (!loaded.empty()) {
     s.step = loaded.step();
-    s.square_avg = loaded.tensor("square_avg", params_[index]);
-    s.momentum_buffer = loaded.tensor("momentum_buffer", params_[index], /*optional=*/true);
-    s.grad_avg = loaded.tensor("grad_avg", params_[index], /*optional=*/true);
+    s.square_avg = loaded.tensor("square_avg", param);
+    s.momentum_buffer = loaded.tensor("momentum_buffer", param, /*optional=*/true);
+    s.grad_avg = loaded.tensor("grad_avg", param, /*optional=*/true);
   }
-  state_[index] = std::move(s);
+  return s;
 }
 
 std::vector<std::pair<std::string, IValue>> RMSprop::hyperparameters(size_t group) const {

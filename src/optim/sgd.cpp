@@ -1,5 +1,6 @@
 #include "tide/optim/sgd.h"
 
+#include "optim/grouped_optimizer_impl.h"
 #include "optim/hyperparameters.h"
 #include "optim/param_state.h"
 #include "optim/sgd_step.h"
@@ -10,17 +11,17 @@
 
 namespace tide::optim {
 
+template class GroupedOptimizer<SGDOptions, detail::SGDParamState>;
+
+using detail::SGDParamState;
+
 SGD::SGD(std::vector<Tensor> params, SGDOptions options)
-    : Optimizer(std::move(params), "optim::SGD"), options_{options} {
-  options.validate();
-  momentum_buffers_.resize(params_.size());
-  stepped_.resize(params_.size());
-}
+    : GroupedOptimizer(std::move(params), options, "optim::SGD") {}
 
 void SGD::step() {
   NoGradGuard no_grad;
   const char* where = "optim::SGD::step";
-  for (const SGDOptions& o : options_) o.validate();
+  validate_options();
   // Note [Optimizer steps are all or nothing] (optimizer.h): first every check and allocation.
   struct Update {
     size_t index;
@@ -37,9 +38,10 @@ void SGD::step() {
     detail::check_parameter(p, where);
     detail::check_like_parameter(grad, p, where, "grad");
     Update u{i, detail::contiguous_operand(grad), Tensor(), false};
-    if (options_[group_of(i)].momentum() != 0) {
-      u.first = !momentum_buffers_[i].defined();
-      u.buffer = u.first ? empty(p.sizes(), p.options()) : momentum_buffers_[i];  // contiguous, as state must be
+    if (options_of(i).momentum() != 0) {
+      const Tensor& buffer = state_[i].momentum_buffer;
+      u.first = !buffer.defined();
+      u.buffer = u.first ? empty(p.sizes(), p.options()) : buffer;  // contiguous, as state must be
       detail::follow_parameter(u.buffer, p);
     }
     updates.push_back(std::move(u));
@@ -47,46 +49,25 @@ void SGD::step() {
   // Then the updates, which allocate nothing, and the new state is kept.
   for (Update& u : updates) {
     Tensor& p = params_[u.index];
-    detail::sgd_step_(p, u.grad, u.buffer, options_[group_of(u.index)], u.first);
+    detail::sgd_step_(p, u.grad, u.buffer, options_of(u.index), u.first);
     p.storage().bump_version();
   }
   for (Update& u : updates) {
-    stepped_[u.index] = true;
-    if (u.buffer.defined()) momentum_buffers_[u.index] = std::move(u.buffer);
+    SGDParamState& s = state_[u.index];
+    s.stepped = true;
+    if (u.buffer.defined()) s.momentum_buffer = std::move(u.buffer);
   }
 }
 
-const SGDOptions& SGD::options(size_t group) const {
-  check_group(group, "optim::SGD::options");
-  return options_[group];
+ParamState SGD::to_torch_layout(const SGDParamState& s) const {
+  if (!s.stepped) return {};
+  return {{"momentum_buffer", s.momentum_buffer}};
 }
 
-SGDOptions& SGD::options(size_t group) {
-  check_group(group, "optim::SGD::options");
-  return options_[group];
-}
-
-void SGD::add_param_group(std::vector<Tensor> params, SGDOptions options) {
-  options.validate();
-  add_params(std::move(params), "optim::SGD::add_param_group");
-  options_.push_back(options);
-  momentum_buffers_.resize(params_.size());
-  stepped_.resize(params_.size());
-}
-
-ParamState SGD::param_state(size_t index) const {
-  detail::check_param_index(index, params_.size(), "optim::SGD::param_state");
-  if (!stepped_[index]) return {};
-  return {{"momentum_buffer", momentum_buffers_[index]}};
-}
-
-void SGD::load_param_state(size_t index, const ParamState& state) {
-  const char* where = "optim::SGD::load_param_state";
-  detail::check_param_index(index, params_.size(), where);
+SGDParamState SGD::from_torch_layout(const ParamState& state, const Tensor& param,
+                                     const char* where) const {
   const detail::LoadedState loaded(state, {"momentum_buffer"}, where);
-  Tensor buffer = loaded.tensor("momentum_buffer", params_[index], /*optional=*/true);
-  momentum_buffers_[index] = std::move(buffer);
-  stepped_[index] = !loaded.empty();
+  return {loaded.tensor("momentum_buffer", param, /*optional=*/true), !loaded.empty()};
 }
 
 std::vector<std::pair<std::string, IValue>> SGD::hyperparameters(size_t group) const {

@@ -248,3 +248,32 @@ TEST(OptimizerParamGroups, AParameterInTwoGroupsOrBadOptionsAreRefusedChangingNo
   EXPECT_THAT(error_of([&] { adam.load_state_dict(two.state_dict()); }),
               HasSubstr("loaded state dict has 2 parameter groups, and this optimizer 1"));
 }
+
+// Parameters added with a group get their state as they join, from that group's options
+// (Adagrad's running sum, as torch's), and the group calls every optimizer shares
+// (GroupedOptimizer, Note [Grouped optimizers]) name the optimizer they were called on.
+TEST(OptimizerParamGroups, AddedParametersGetTheirGroupsStateAndErrorsNameTheOptimizer) {
+  std::vector<Tensor> params = two_params();
+  optim::Adagrad adagrad({params[0]}, optim::AdagradOptions(0.1).initial_accumulator_value(0.25));
+  adagrad.add_param_group({params[1]}, optim::AdagradOptions(0.1).initial_accumulator_value(0.5));
+  EXPECT_EQ(adagrad.param_state(0).at(1).second.tolist<float>(), std::vector<float>(6, 0.25f));
+  EXPECT_EQ(adagrad.param_state(1).at(1).second.tolist<float>(), std::vector<float>(2, 0.5f));
+  EXPECT_THAT(error_of([&] { (void)adagrad.options(2); }),
+              HasSubstr("[optim::Adagrad::options] expected a param group index below 2, found 2"));
+
+  optim::SGD sgd({params[0]}, optim::SGDOptions(0.1));
+  EXPECT_THAT(error_of([&] { (void)sgd.param_state(1); }),
+              HasSubstr("[optim::SGD::param_state] expected a parameter index below 1, found 1"));
+  optim::RMSprop rms({params[0]});
+  EXPECT_THAT(error_of([&] { rms.load_param_state(0, {{"sum", zeros({2, 3})}}); }),
+              HasSubstr("[optim::RMSprop::load_param_state] expected state entries among step, "
+                        "square_avg, momentum_buffer, grad_avg, found 'sum'"));
+  optim::AdamW adamw({params[0]});
+  EXPECT_THAT(error_of([&] { adamw.add_param_group({params[0]}, optim::AdamWOptions()); }),
+              HasSubstr("[optim::AdamW::add_param_group] some parameters appear in more than one"));
+  adamw.add_param_group({params[1]}, optim::AdamWOptions(0.5));
+  params[1].mutable_grad() = zeros({2}, dtype(kFloat64));
+  EXPECT_THAT(error_of([&] { adamw.step(); }),
+              HasSubstr("[optim::AdamW::step] expected grad of the parameter's dtype"));
+  EXPECT_TRUE(adamw.param_state(1).empty()) << "a refused step changes nothing";
+}

@@ -2,45 +2,61 @@
 // Adam (with amsgrad and L2 weight decay), as torch.optim.Adam / libtorch's torch::optim::Adam.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tide/optim/adam_options.h"
+#include "tide/optim/grouped_optimizer.h"
 #include "tide/optim/optimizer.h"
 
 namespace tide::optim {
 
 namespace detail {
+
 /// One parameter's Adam or AdamW state: created (zeros) at its first step.
 struct AdamParamState {
   int64_t step = 0;
   Tensor exp_avg, exp_avg_sq, max_exp_avg_sq;
 };
+
+/// What Adam and AdamW share (Note [Grouped optimizers]): their step and their state in
+/// torch's layout. They differ in how weight decay applies (kernels::AdamHyper's
+/// decoupled_weight_decay) and in their param group's entries. Members in
+/// src/optim/adam_family.cpp.
+template <class Options>
+class AdamFamily : public GroupedOptimizer<Options, AdamParamState> {
+ public:
+  void step() override;
+
+ protected:
+  /// `name` ("optim::Adam") names errors; `decoupled_weight_decay` is AdamW's.
+  AdamFamily(std::vector<Tensor> params, Options options, const char* name,
+             bool decoupled_weight_decay);
+  /// The state in torch's layout (param_state): "step", "exp_avg", "exp_avg_sq" and, once
+  /// amsgrad has run, "max_exp_avg_sq".
+  ParamState to_torch_layout(const AdamParamState& state) const override;
+  AdamParamState from_torch_layout(const ParamState& state, const Tensor& param,
+                                   const char* where) const override;
+
+ private:
+  std::string step_name_;  // "optim::Adam::step"
+  bool decoupled_weight_decay_;
+};
+
 }  // namespace detail
 
-class Adam : public Optimizer {
+/// Group calls (options(g), add_param_group) from GroupedOptimizer (Note [Grouped optimizers]).
+class Adam : public detail::AdamFamily<AdamOptions> {
  public:
   /// Adam opt(model.parameters(), AdamOptions(1e-3).betas({0.9, 0.999})); options checked here.
   Adam(std::vector<Tensor> params, AdamOptions options = AdamOptions());
-  void step() override;
-  /// Group 0's options (Note [Param groups]); changing them applies from the next step.
-  const AdamOptions& options() const { return options_.front(); }
-  AdamOptions& options() { return options_.front(); }
-  /// Group `group`'s options.
-  const AdamOptions& options(size_t group) const;
-  AdamOptions& options(size_t group);
-  /// torch's add_param_group: `params` join as a new group with `options` of their own.
-  void add_param_group(std::vector<Tensor> params, AdamOptions options);
-  /// "step", "exp_avg", "exp_avg_sq" and, once amsgrad has run, "max_exp_avg_sq".
-  ParamState param_state(size_t index) const override;
-  void load_param_state(size_t index, const ParamState& state) override;
 
  protected:
   std::vector<std::pair<std::string, IValue>> hyperparameters(size_t group) const override;
   void load_hyperparameters(size_t group, const IValue& entries) override;
-
- private:
-  std::vector<AdamOptions> options_;  // by group
-  std::vector<detail::AdamParamState> state_;  // by parameter
 };
+
+extern template class GroupedOptimizer<AdamOptions, detail::AdamParamState>;
+extern template class detail::AdamFamily<AdamOptions>;
 
 }  // namespace tide::optim

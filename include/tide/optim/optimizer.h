@@ -55,7 +55,7 @@ class Optimizer {
   /// Note [Param groups]: torch's param_groups. The constructor's parameters are group 0;
   /// each optimizer's add_param_group(params, options) appends a group with options of its
   /// own (its lr, momentum, ...; libtorch's OptimizerParamGroup), and options(g) reads or
-  /// changes them. Parameters are numbered across the groups in order, as torch's
+  /// changes them (both from GroupedOptimizer, Note [Grouped optimizers]). Parameters are numbered across the groups in order, as torch's
   /// state_dict numbers them, so param_state's index and state_dict's keys agree.
   size_t num_param_groups() const { return group_ends_.size(); }
   /// Group `g`'s parameters, in order.

@@ -4,37 +4,37 @@
 
 #include <vector>
 
+#include "tide/optim/grouped_optimizer.h"
 #include "tide/optim/optimizer.h"
 #include "tide/optim/sgd_options.h"
 
 namespace tide::optim {
 
-class SGD : public Optimizer {
+namespace detail {
+/// One parameter's SGD state.
+struct SGDParamState {
+  Tensor momentum_buffer;  // undefined before its first step with momentum
+  bool stepped = false;    // has it had a step (torch keeps state from then on)?
+};
+}  // namespace detail
+
+/// Group calls (options(g), add_param_group) from GroupedOptimizer (Note [Grouped optimizers]).
+class SGD : public GroupedOptimizer<SGDOptions, detail::SGDParamState> {
  public:
   /// SGD opt(model.parameters(), SGDOptions(0.1).momentum(0.9)); the options are checked here.
   SGD(std::vector<Tensor> params, SGDOptions options);
   void step() override;
-  /// Group 0's options (Note [Param groups]); changing them applies from the next step.
-  const SGDOptions& options() const { return options_.front(); }
-  SGDOptions& options() { return options_.front(); }
-  /// Group `group`'s options.
-  const SGDOptions& options(size_t group) const;
-  SGDOptions& options(size_t group);
-  /// torch's add_param_group: `params` join as a new group with `options` of their own.
-  void add_param_group(std::vector<Tensor> params, SGDOptions options);
-  /// After the parameter's first step, "momentum_buffer": its buffer, or an undefined tensor
-  /// (torch's None) while momentum is 0.
-  ParamState param_state(size_t index) const override;
-  void load_param_state(size_t index, const ParamState& state) override;
 
  protected:
   std::vector<std::pair<std::string, IValue>> hyperparameters(size_t group) const override;
   void load_hyperparameters(size_t group, const IValue& entries) override;
-
- private:
-  std::vector<SGDOptions> options_;  // by group
-  std::vector<Tensor> momentum_buffers_;  // by parameter; undefined before its first step
-  std::vector<bool> stepped_;             // by parameter: has it had a step (torch's state)?
+  /// The state in torch's layout (param_state): after the parameter's first step,
+  /// "momentum_buffer": its buffer, or an undefined tensor (torch's None) while momentum is 0.
+  ParamState to_torch_layout(const detail::SGDParamState& state) const override;
+  detail::SGDParamState from_torch_layout(const ParamState& state, const Tensor& param,
+                                          const char* where) const override;
 };
+
+extern template class GroupedOptimizer<SGDOptions, detail::SGDParamState>;
 
 }  // namespace tide::optim
