@@ -19,6 +19,7 @@ tests/ops/indexing_golden_test.cpp (C++) and tests/python/test_indexing.py read 
   masked_scatter    inputs [a, mask, source]
   gather            inputs [a, index]; args {dim}
   scatter, scatter_add   inputs [a, index, src]; args {dim}   scatter_value: [a, index], {dim, value}
+  scatter_reduce    inputs [a, index, src]; args {dim, reduce, include_self}
   index_add         inputs [a, index, source]; args {dim, alpha}
   index_copy        inputs [a, index, source]; args {dim}
   index_fill        inputs [a, index]; args {dim, value}
@@ -266,6 +267,70 @@ def along_dim_cases():
            lambda: a.index_fill(1, torch.tensor([5]), 0.0))
 
 
+def scatter_reduce_cases():
+    """Generated after the others (main's last call), so their random inputs stay as they were.
+    Values are multiples of 1/8, so sums and products are exact in any order (a GPU adds
+    repeated indices in its own order)."""
+    def every_reduce(prefix, a, g, src):
+        for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+            for include_self in [True, False]:
+                args = {"dim": 1, "reduce": reduce, "include_self": include_self}
+                golden(f"{prefix}_{reduce}_{'self' if include_self else 'no_self'}",
+                       "scatter_reduce", [a, g, src], args,
+                       lambda: a.scatter_reduce(1, g, src, reduce, include_self=include_self))
+
+    a, src = floats(3, 4), floats(3, 3)
+    g = torch.tensor([[0, 2, 0], [1, 1, 1], [3, 0, 3]])  # repeats in every row; column 1 of row 0 untouched
+    every_reduce("scatter_reduce", a, g, src)
+    g0 = torch.tensor([[2, 0, 2, 1], [2, 2, 0, 1]])
+    src0 = floats(2, 5)  # larger than index: only its leading part is read
+    golden("scatter_reduce_mean_dim0_larger_src", "scatter_reduce", [a, g0, src0],
+           {"dim": 0, "reduce": "mean", "include_self": True},
+           lambda: a.scatter_reduce(0, g0, src0, "mean"))
+    golden("scatter_reduce_amax_negative_dim", "scatter_reduce", [a, g, src],
+           {"dim": -1, "reduce": "amax", "include_self": False},
+           lambda: a.scatter_reduce(-1, g, src, "amax", include_self=False))
+    ai, srci = ints(2, 3, 2), ints(2, 2, 2)
+    gi = torch.tensor([[[1, 2], [1, 2]], [[0, 0], [0, 0]]])
+    every_reduce("scatter_reduce_int64", ai, gi, srci)
+    ab = torch.tensor([[True, False, True], [False, False, True]])
+    gb = torch.tensor([[0, 0, 1], [2, 1, 1]])
+    sb = torch.tensor([[False, True, False], [True, False, False]])
+    for reduce in ["sum", "prod", "amax", "amin"]:
+        golden(f"scatter_reduce_bool_{reduce}", "scatter_reduce", [ab, gb, sb],
+               {"dim": 1, "reduce": reduce, "include_self": True},
+               lambda: ab.scatter_reduce(1, gb, sb, reduce))
+    golden("scatter_reduce_bool_amin_no_self", "scatter_reduce", [ab, gb, sb],
+           {"dim": 1, "reduce": "amin", "include_self": False},
+           lambda: ab.scatter_reduce(1, gb, sb, "amin", include_self=False))
+    nan = float("nan")
+    an = torch.tensor([1.0, nan, 3.0, -2.0])
+    gn, sn = torch.tensor([0, 0, 2, 3]), torch.tensor([nan, 2.0, 1.0, -4.0])
+    for reduce in ["amax", "amin"]:
+        golden(f"scatter_reduce_{reduce}_nan", "scatter_reduce", [an, gn, sn],
+               {"dim": 0, "reduce": reduce, "include_self": True},
+               lambda: an.scatter_reduce(0, gn, sn, reduce))
+    a0, g00, s0 = torch.tensor(2.5), torch.tensor(0), torch.tensor(-1.5)
+    golden("scatter_reduce_0dim_prod", "scatter_reduce", [a0, g00, s0],
+           {"dim": 0, "reduce": "prod", "include_self": True},
+           lambda: a0.scatter_reduce(0, g00, s0, "prod"))
+    golden("scatter_reduce_bad_reduce_rejected", "scatter_reduce", [a, g, src],
+           {"dim": 1, "reduce": "max", "include_self": True},
+           lambda: a.scatter_reduce(1, g, src, "max"))
+    golden("scatter_reduce_dtype_mismatch_rejected", "scatter_reduce", [a, g, src.double()],
+           {"dim": 1, "reduce": "sum", "include_self": True},
+           lambda: a.scatter_reduce(1, g, src.double(), "sum"))
+    golden("scatter_reduce_out_of_range_rejected", "scatter_reduce", [a, g + 2, src],
+           {"dim": 1, "reduce": "amax", "include_self": True},
+           lambda: a.scatter_reduce(1, g + 2, src, "amax"))
+    golden("scatter_reduce_int32_index_rejected", "scatter_reduce", [a, g.int(), src],
+           {"dim": 1, "reduce": "sum", "include_self": True},
+           lambda: a.scatter_reduce(1, g.int(), src, "sum"))
+    golden("scatter_reduce_bool_mean_rejected", "scatter_reduce", [ab, gb, sb],
+           {"dim": 1, "reduce": "mean", "include_self": True},
+           lambda: ab.scatter_reduce(1, gb, sb, "mean"))
+
+
 def python_cases():
     """Python's x[key] and x[key] = value (tests/python/test_indexing.py)."""
     x = floats(3, 4, 5)
@@ -320,6 +385,7 @@ def main():
     mask_cases()
     along_dim_cases()
     python_cases()
+    scatter_reduce_cases()
     write_goldens(OUT, "indexing")
 
 

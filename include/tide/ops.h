@@ -648,6 +648,9 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
 /// scatter that adds: repeated indices accumulate.
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+/// scatter that reduces (reduce: sum, prod, mean, amax or amin) what lands on each place, self's value included unless include_self is false (Note [scatter_reduce]).
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      const std::string& reduce, bool include_self = true);
 /// A copy of self with alpha * source's slices added at positions index along dim (repeats accumulate).
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                  Scalar alpha = 1);

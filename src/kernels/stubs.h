@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/cpu/advanced_index_kernels.h"
 #include "kernels/cpu/elementwise_kernels.h"
 #include "kernels/cpu/loss_kernels.h"
 #include "kernels/cpu/optim_kernels.h"
@@ -69,6 +70,8 @@ extern KernelStub<void(const Tensor&, const Tensor&, int64_t, IndexErrorKind, in
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&)> take_stub;
 /// put(self, index, source, accumulate): self[index[j]] = (or +=) source[j].
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, bool)> put_stub;
+/// put_reduce(self, index, source, op): self[index[j]] = op(self[index[j]], source[j]).
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, PutReduce)> put_reduce_stub;
 /// nonzero(out, mask): the coordinates of mask's true elements, one row each.
 extern KernelStub<void(const Tensor&, const Tensor&)> nonzero_stub;
 // ---- backward (kernels/cpu/backward_kernels.h says what each computes)

@@ -2380,6 +2380,11 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
   return detail::plain_scatter_add(self, dim, index, src);
 }
 
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      const std::string& reduce, bool include_self) {
+  return detail::plain_scatter_reduce(self, dim, index, src, reduce, include_self);
+}
+
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                  Scalar alpha) {
   return detail::plain_index_add(self, dim, index, source, alpha);

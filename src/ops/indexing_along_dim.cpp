@@ -1,15 +1,20 @@
-// Indexing along one dim: gather, scatter(_) (src and value), scatter_add(_), index_add(_),
-// index_copy(_) and index_fill(_). Each turns its index into flat element numbers of self — the
+// Indexing along one dim: gather, scatter(_) (src and value), scatter_add(_), scatter_reduce(_),
+// index_add(_), index_copy(_) and index_fill(_). Each turns its index into flat element numbers of self — the
 // index supplies the coordinate along `dim`, an element's own position the others — and reads
 // them with take or writes them with put_ (Note [Advanced indexing] in ops/indexing.cpp), so
 // autograd records through those two. As in torch, only index_fill's indices count from the
 // end (kernels::IndexErrorKind says which error each raises).
 
+#include <string>
 #include <vector>
 
+#include "kernels/stubs.h"
+#include "ops/dispatch.h"
 #include "ops/index_numbers.h"
 #include "ops/op_common.h"
 #include "ops/plain_front_ends.h"
+#include "ops/scatter_reduce_grad.h"
+#include "tide/autograd.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
 
@@ -155,6 +160,83 @@ Tensor& plain_scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const
 Tensor plain_scatter_add(const Tensor& self, int64_t dim, const Tensor& index,
                          const Tensor& src) {
   return self.clone().scatter_add_(dim, index, src);
+}
+
+// Note [scatter_reduce]: torch 1.13's scatter_reduce, made of the ops above as scatter_add is.
+// include_self=false first writes each scattered place a start that changes nothing: 0 for sum
+// and mean, 1 for prod, and for amax and amin one of the values landing there (a plain
+// scatter; which one wins does not matter, as max(x, x) = x). sum adds with put_'s
+// accumulation and mean divides that by the count of values (self's own counted when
+// included; floor division on integers, as torch's), so both record through put_ and div_ and
+// have torch's gradients. prod, amax and amin combine through the put_reduce kernel
+// (order-independent, so repeated indices agree on every device), which records nothing: with
+// an input that requires grad they run as one recorded node and self copies its result (Note
+// [scatter_reduce gradients] in ops/scatter_reduce_grad.cpp).
+// bool runs on int32 (or and and are max and min of 0 and 1), so no kernel needs bool atomics.
+Tensor& plain_scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                              const std::string& reduce, bool include_self) {
+  const char* where = "Tensor::scatter_reduce_";
+  check_defined(self, where, "self");
+  check_defined(src, where, "src");
+  const bool add = reduce == "sum" || reduce == "mean";
+  TIDE_CHECK(add || reduce == "prod" || reduce == "amax" || reduce == "amin", "[", where,
+             "] reduce argument must be either sum, prod, mean, amax or amin, found \"", reduce,
+             "\"; pass one of those (torch's max and min are amax and amin here)");
+  TIDE_CHECK(src.dtype() == self.dtype(), "[", where, "] scatter(): Expected self.dtype to be "
+             "equal to src.dtype (", name(self.dtype()), " and ", name(src.dtype()), "); convert "
+             "src with .to(self.dtype)");
+  TIDE_CHECK(reduce != "mean" || self.dtype() != kBool, "[", where, "] scatter_reduce(): "
+             "reduce=\"mean\" expected a number dtype, found bool (torch: not implemented for "
+             "'Bool'); convert self and src to a number dtype first");
+  if (self.dtype() == kBool) {
+    // or (sum, amax) and and (prod, amin) are max and min on 0 and 1: int32 has GPU atomics.
+    Tensor as_int = self.to(kInt32);
+    as_int.scatter_reduce_(dim, index, src.to(kInt32),
+                           reduce == "sum" || reduce == "amax" ? "amax" : "amin", include_self);
+    self.copy_(as_int);
+    return self;
+  }
+  Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
+  const Tensor idx = self.dim() == 0 ? index.reshape({-1}) : index;
+  const Tensor from = self.dim() == 0 ? src.reshape({-1}) : src;
+  const Tensor numbers = scatter_numbers(s, dim, idx, from, where);
+  if (!add && GradMode::is_enabled() && (self.requires_grad() || src.requires_grad())) {
+    s.copy_(scatter_reduce_recorded(s, dim, idx, from, reduce, include_self));
+    return self;
+  }
+  const Tensor values = leading(from, idx);
+  const TensorOptions like = tide::device(self.device()).dtype(self.dtype());
+  if (!include_self) {
+    if (add || reduce == "prod") {
+      s.put_(numbers, full(numbers.sizes(), reduce == "prod" ? 1 : 0, like));
+    } else {
+      s.put_(numbers, values);
+    }
+  }
+  if (add) {
+    s.put_(numbers, values, true);
+  } else {
+    const kernels::PutReduce op = reduce == "prod"   ? kernels::PutReduce::Prod
+                                  : reduce == "amax" ? kernels::PutReduce::Amax
+                                                     : kernels::PutReduce::Amin;
+    run_kernel(s.device(), where, kernels::put_reduce_stub, s, numbers, values.contiguous(), op);
+    s.storage().bump_version();  // Note [Version counters]
+  }
+  if (reduce == "mean") {
+    Tensor count = include_self ? ones_like(s) : ones_like(s).put_(numbers, zeros_like(numbers, like));
+    count.put_(numbers, ones_like(numbers, like), true);
+    if (is_floating_point(self.dtype())) {
+      s.div_(count);
+    } else {
+      s.div_(count, std::string("floor"));
+    }
+  }
+  return self;
+}
+
+Tensor plain_scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index,
+                            const Tensor& src, const std::string& reduce, bool include_self) {
+  return self.clone().scatter_reduce_(dim, index, src, reduce, include_self);
 }
 
 Tensor& plain_index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,

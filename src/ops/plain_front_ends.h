@@ -317,6 +317,10 @@ Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, const Ten
 Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, Scalar value);
 Tensor plain_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 Tensor& plain_scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor plain_scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                            const std::string& reduce, bool include_self);
+Tensor& plain_scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                              const std::string& reduce, bool include_self);
 Tensor plain_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                        Scalar alpha);
 Tensor& plain_index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,

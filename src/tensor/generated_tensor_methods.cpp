@@ -1428,6 +1428,14 @@ Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) 
 Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
   return detail::plain_scatter_add_(*this, dim, index, src);
 }
+Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src,
+                              const std::string& reduce, bool include_self) const {
+  return tide::scatter_reduce(*this, dim, index, src, reduce, include_self);
+}
+Tensor& Tensor::scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src,
+                                const std::string& reduce, bool include_self) {
+  return detail::plain_scatter_reduce_(*this, dim, index, src, reduce, include_self);
+}
 Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& source,
                          Scalar alpha) const {
   return tide::index_add(*this, dim, index, source, alpha);

@@ -84,6 +84,20 @@ TEST(IndexingGradcheck, GatherScatterAndTheIndexOpsAlongADim) {
                         {rnd({3, 4}, 225), rnd({3, 3}, 226)}));
   EXPECT_TRUE(gradcheck([g](V x) { return scatter_add(x[0], 1, g, x[1]); },
                         {rnd({3, 4}, 227), rnd({3, 2}, 228)}));
+  // scatter_reduce: sum and mean record through put_ and div_ (Note [scatter_reduce]), prod,
+  // amax and amin as one node (Note [scatter_reduce gradients]); self's gradient is zero where
+  // include_self=false replaces it. Random values: no ties for amax and amin, no zeros for prod.
+  const Tensor r = tensor({{0, 2, 0}, {3, 3, 1}});
+  for (const char* reduce : {"sum", "mean", "prod", "amax", "amin"}) {
+    for (bool include_self : {true, false}) {
+      EXPECT_TRUE(gradcheck(
+          [r, reduce, include_self](V x) {
+            return scatter_reduce(x[0], 1, r, x[1], reduce, include_self);
+          },
+          {rnd({2, 4}, 234), rnd({2, 3}, 235)}))
+          << reduce << " include_self=" << include_self;
+    }
+  }
   const Tensor rows = tensor({2, 0, 2});
   EXPECT_TRUE(gradcheck([rows](V x) { return x[0].index_add(0, rows, x[1], 0.5); },
                         {rnd({3, 2}, 229), rnd({3, 2}, 230)}));

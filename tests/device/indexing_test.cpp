@@ -89,6 +89,12 @@ const std::map<std::string, Runner>& runners() {
        [](const Inputs& in, const json& a) {
          return Outputs{scatter_add(in[0], a.at("dim").get<int64_t>(), in[1], in[2])};
        }},
+      {"scatter_reduce",
+       [](const Inputs& in, const json& a) {
+         return Outputs{scatter_reduce(in[0], a.at("dim").get<int64_t>(), in[1], in[2],
+                                       a.at("reduce").get<std::string>(),
+                                       a.at("include_self").get<bool>())};
+       }},
       {"index_add",
        [](const Inputs& in, const json& a) {
          return Outputs{index_add(in[0], a.at("dim").get<int64_t>(), in[1], in[2],

@@ -30,6 +30,52 @@ T plus(T a, T b) {
   }
 }
 
+/// put_reduce_kernel's op on one element. Integer products wrap, as torch's do (unsigned
+/// arithmetic, where signed overflow would be undefined).
+template <class T>
+T combine(PutReduce op, T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return op == PutReduce::Amax ? (a || b) : (a && b);
+  } else {
+    using C = compute_t<T>;
+    const C x = convert<C>(a);
+    const C y = convert<C>(b);
+    if (op == PutReduce::Prod) {
+      if constexpr (std::is_integral_v<C>) {
+        using U = std::make_unsigned_t<C>;
+        return static_cast<T>(static_cast<U>(static_cast<U>(x) * static_cast<U>(y)));
+      } else {
+        return convert<T>(x * y);
+      }
+    }
+    if constexpr (!std::is_integral_v<C>) {
+      if (y != y) return b;  // NaN lands: it stays (one already there stays by the tests below)
+    }
+    if (op == PutReduce::Amax) return x < y ? b : a;
+    return y < x ? b : a;
+  }
+}
+
+/// f(self's element numbered index[j], source[j]) for each j: put's and put_reduce's loop. One
+/// thread, in index order, so repeated indices accumulate (or overwrite) deterministically.
+template <class F>
+void put_each(const Tensor& self, const Tensor& index, const Tensor& source, const F& f) {
+  TIDE_INTERNAL_ASSERT(dense(source) && dense(index) && index.dtype() == kInt64);
+  TIDE_INTERNAL_ASSERT(self.dtype() == source.dtype() && source.numel() == index.numel());
+  const int64_t* idx = index.data_ptr<int64_t>();
+  const DimVector sizes = self.shape();
+  const DimVector strides(self.strides());
+  const bool contiguous = self.is_contiguous();
+  dispatch_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* dst = static_cast<T*>(self.raw_data());
+    const T* src = static_cast<const T*>(source.raw_data());
+    for (int64_t j = 0; j < index.numel(); ++j) {
+      f(dst[contiguous ? idx[j] : offset_of(idx[j], sizes, strides)], src[j]);
+    }
+  });
+}
+
 }  // namespace
 
 IndexError index_wrap_kernel(const Tensor& out, const Tensor& index, int64_t size, bool wraps) {
@@ -71,22 +117,12 @@ void take_kernel(const Tensor& out, const Tensor& in, const Tensor& index) {
 }
 
 void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  TIDE_INTERNAL_ASSERT(dense(source) && dense(index) && index.dtype() == kInt64);
-  TIDE_INTERNAL_ASSERT(self.dtype() == source.dtype() && source.numel() == index.numel());
-  const int64_t* idx = index.data_ptr<int64_t>();
-  const DimVector sizes = self.shape();
-  const DimVector strides(self.strides());
-  const bool contiguous = self.is_contiguous();
-  dispatch_dtype(self.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* dst = static_cast<T*>(self.raw_data());
-    const T* src = static_cast<const T*>(source.raw_data());
-    // One thread, in index order: repeated indices accumulate (or overwrite) deterministically.
-    for (int64_t j = 0; j < index.numel(); ++j) {
-      T& d = dst[contiguous ? idx[j] : offset_of(idx[j], sizes, strides)];
-      d = accumulate ? plus(d, src[j]) : src[j];
-    }
-  });
+  put_each(self, index, source, [accumulate](auto& d, auto s) { d = accumulate ? plus(d, s) : s; });
+}
+
+void put_reduce_kernel(const Tensor& self, const Tensor& index, const Tensor& source,
+                       PutReduce op) {
+  put_each(self, index, source, [op](auto& d, auto s) { d = combine(op, d, s); });
 }
 
 void nonzero_kernel(const Tensor& out, const Tensor& mask) {

@@ -28,6 +28,16 @@ void take_kernel(const Tensor& out, const Tensor& in, const Tensor& index);
 /// dtype and index's numel. Without accumulate, the last write to an element wins.
 void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
 
+/// How put_reduce_kernel combines an element with what lands on it (scatter_reduce's prod,
+/// amax and amin; its sum and mean add through put_kernel). On bool: and, or, and.
+enum class PutReduce { Prod, Amax, Amin };
+
+/// self[index[j]] = op(self[index[j]], source[j]), operands as for put_kernel. amax and amin
+/// propagate NaN, as torch's scatter_reduce does (a NaN landing on an element, or one already
+/// there, stays). Every op is order-independent, so repeated indices give one result anywhere.
+void put_reduce_kernel(const Tensor& self, const Tensor& index, const Tensor& source,
+                       PutReduce op);
+
 /// Row r of out (n, mask.dim()) is the coordinate of the r-th true element of mask in row-major
 /// order. mask is contiguous bool with exactly n true elements; out is contiguous int64.
 void nonzero_kernel(const Tensor& out, const Tensor& mask);

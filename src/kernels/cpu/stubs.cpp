@@ -77,6 +77,7 @@ decltype(index_wrap_stub) index_wrap_stub{&index_wrap_cpu};
 decltype(take_stub) take_stub{&take_kernel};
 // put writes self (operand 0) in place.
 decltype(put_stub) put_stub{&put_kernel, nullptr, 0b1};
+decltype(put_reduce_stub) put_reduce_stub{&put_reduce_kernel, nullptr, 0b1};
 decltype(nonzero_stub) nonzero_stub{&nonzero_kernel};
 decltype(index_add_stub) index_add_stub{&index_add_kernel};
 decltype(scatter_dim_stub) scatter_dim_stub{&scatter_dim_kernel};
@@ -116,6 +117,7 @@ std::vector<StubInfo> all_stubs() {
           {"index_wrap", index_wrap_stub.cuda != nullptr},
           {"take", take_stub.cuda != nullptr},
           {"put", put_stub.cuda != nullptr},
+          {"put_reduce", put_reduce_stub.cuda != nullptr},
           {"nonzero", nonzero_stub.cuda != nullptr},
           {"index_add", index_add_stub.cuda != nullptr},
           {"scatter_dim", scatter_dim_stub.cuda != nullptr},

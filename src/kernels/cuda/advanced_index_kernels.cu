@@ -5,13 +5,16 @@
 // instantiation per element size, not per dtype) and find a strided operand's elements with the
 // elementwise path's OffsetCalculator (Note [Strided GPU path]). put's accumulation adds with
 // atomics, so it is instantiated for the dtypes atomicAdd serves (float32, float64, int32,
-// int64). nonzero runs as one block that scans the mask in chunks of its width (a warp-shuffle
+// int64). put_reduce (scatter_reduce's prod, amax and amin) combines with a compare-and-swap
+// loop on the element's word, for the same four dtypes. nonzero runs as one block that scans the mask in chunks of its width (a warp-shuffle
 // prefix sum per chunk): the host already waited for the count to size the output (Note
 // [Data-dependent shapes] in ops/indexing.cpp), so the rows' order is the cpu's, row-major.
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "backends/cuda/device_errors.cuh"
 #include "kernels/cuda/advanced_index_launchers.h"
@@ -102,6 +105,51 @@ __global__ void __launch_bounds__(kIndexThreads)
   }
 }
 
+/// The unsigned word atomicCAS swaps for a T of its size.
+template <class T>
+using CasWord = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+
+/// kernels/cpu/advanced_index_kernels.cpp's combine for one element, on the device.
+template <class T>
+__device__ T combine(kernels::PutReduce op, T a, T b) {
+  if (op == kernels::PutReduce::Prod) {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));  // wraps, as torch's
+    } else {
+      return a * b;
+    }
+  }
+  if constexpr (!std::is_integral_v<T>) {
+    if (b != b) return b;  // NaN propagates
+  }
+  if (op == kernels::PutReduce::Amax) return a < b ? b : a;
+  return b < a ? b : a;
+}
+
+template <class T>
+__global__ void __launch_bounds__(kIndexThreads)
+    put_reduce_kernel(char* self, const int64_t* index, const T* source, int64_t n,
+                      Offsets self_offsets, kernels::PutReduce op) {
+  using W = CasWord<T>;
+  for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    W* word = reinterpret_cast<W*>(self + self_offsets.get(index[j]).v[0]);
+    W old = *word;
+    W assumed;
+    do {
+      assumed = old;
+      T current;
+      memcpy(&current, &assumed, sizeof(T));
+      const T next = combine(op, current, source[j]);
+      W next_word;
+      memcpy(&next_word, &next, sizeof(T));
+      if (next_word == assumed) break;  // nothing to write (a NaN compares by its bits here)
+      old = atomicCAS(word, assumed, next_word);
+    } while (old != assumed);
+  }
+}
+
 struct MaskShape {
   int ndim;
   int64_t sizes[kMaxKernelDims];
@@ -153,6 +201,34 @@ void dispatch_word(size_t element_size, const F& f) {
   }
 }
 
+/// What put and put_reduce launch with: self's data and element offsets, index's numbers.
+struct PutOperands {
+  char* dst;
+  const int64_t* idx;
+  Offsets offsets;
+};
+
+PutOperands put_operands(const Tensor& self, const Tensor& index, const Tensor& source) {
+  TIDE_INTERNAL_ASSERT(kernels::dense(source) && kernels::dense(index) &&
+                       index.dtype() == kInt64 && self.dtype() == source.dtype());
+  return {static_cast<char*>(self.raw_data()), static_cast<const int64_t*>(index.raw_data()),
+          offsets_of(self)};
+}
+
+/// The dtypes whose elements GPU atomics add and compare-and-swap (put's accumulation,
+/// put_reduce).
+bool has_atomics(Dtype d) { return d == kFloat32 || d == kFloat64 || d == kInt32 || d == kInt64; }
+
+/// put's accumulation and put_reduce for the dtypes with atomics (checked by the caller).
+template <class F>
+void dispatch_atomic(Dtype d, const F& f) {
+  if (d == kFloat32) return f(TypeTag<float>{});
+  if (d == kFloat64) return f(TypeTag<double>{});
+  if (d == kInt32) return f(TypeTag<int32_t>{});
+  TIDE_INTERNAL_ASSERT(d == kInt64);
+  return f(TypeTag<int64_t>{});
+}
+
 }  // namespace
 
 void index_wrap_cuda(const Tensor& out, const Tensor& index, int64_t size,
@@ -183,36 +259,46 @@ void take_cuda(const Tensor& out, const Tensor& in, const Tensor& index) {
 }
 
 void put_cuda(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  TIDE_INTERNAL_ASSERT(kernels::dense(source) && kernels::dense(index) &&
-                       index.dtype() == kInt64 && self.dtype() == source.dtype());
   const Dtype d = self.dtype();
-  TIDE_CHECK(!accumulate || d == kFloat32 || d == kFloat64 || d == kInt32 || d == kInt64,
-             "[index_put_] accumulate=True on GPUs expected float32, float64, int32 or int64, "
-             "found ", name(d), "; accumulate in one of those and convert back");
+  TIDE_CHECK(!accumulate || has_atomics(d), "[index_put_] accumulate=True on GPUs expected "
+             "float32, float64, int32 or int64, found ", name(d), "; accumulate in one of those "
+             "and convert back");
   const int64_t n = index.numel();
   if (n == 0) return;
   const LaunchContext& ctx = current_launch();
-  const Offsets self_offsets = offsets_of(self);
-  char* dst = static_cast<char*>(self.raw_data());
-  const auto* idx = static_cast<const int64_t*>(index.raw_data());
+  const PutOperands ops = put_operands(self, index, source);
   const unsigned grid = grid_of(n, ctx);
   if (accumulate) {
-    auto run = [&](auto tag) {
+    dispatch_atomic(d, [&](auto tag) {
       using T = typename decltype(tag)::type;
       put_kernel<T, true><<<grid, kIndexThreads, 0, ctx.stream>>>(
-          dst, idx, static_cast<const T*>(source.raw_data()), n, self_offsets);
-    };
-    if (d == kFloat32) run(TypeTag<float>{});
-    else if (d == kFloat64) run(TypeTag<double>{});
-    else if (d == kInt32) run(TypeTag<int32_t>{});
-    else run(TypeTag<int64_t>{});
+          ops.dst, ops.idx, static_cast<const T*>(source.raw_data()), n, ops.offsets);
+    });
   } else {
     dispatch_word(self.element_size(), [&](auto tag) {
       using U = typename decltype(tag)::type;
       put_kernel<U, false><<<grid, kIndexThreads, 0, ctx.stream>>>(
-          dst, idx, static_cast<const U*>(source.raw_data()), n, self_offsets);
+          ops.dst, ops.idx, static_cast<const U*>(source.raw_data()), n, ops.offsets);
     });
   }
+  TIDE_CUDA_CHECK(cudaGetLastError());
+}
+
+void put_reduce_cuda(const Tensor& self, const Tensor& index, const Tensor& source,
+                     kernels::PutReduce op) {
+  const Dtype d = self.dtype();
+  TIDE_CHECK(has_atomics(d), "[Tensor::scatter_reduce_] reduce=\"prod\", \"amax\" or "
+             "\"amin\" on GPUs expected float32, float64, int32 or int64, found ", name(d),
+             "; reduce in one of those and convert back");
+  const int64_t n = index.numel();
+  if (n == 0) return;
+  const LaunchContext& ctx = current_launch();
+  const PutOperands ops = put_operands(self, index, source);
+  dispatch_atomic(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    put_reduce_kernel<T><<<grid_of(n, ctx), kIndexThreads, 0, ctx.stream>>>(
+        ops.dst, ops.idx, static_cast<const T*>(source.raw_data()), n, ops.offsets, op);
+  });
   TIDE_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/cpu/advanced_index_kernels.h"
 #include "kernels/index_error.h"
 #include "tide/tensor.h"
 
@@ -17,6 +18,10 @@ void take_cuda(const Tensor& out, const Tensor& in, const Tensor& index);
 /// Accumulation uses atomics (float32, float64, int32, int64): repeated indices add up in an
 /// unspecified order, as torch's index_put_(accumulate=True) on GPUs.
 void put_cuda(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
+/// prod, amax and amin through a compare-and-swap loop (float32, float64, int32, int64): each is
+/// order-independent, so repeated indices give the cpu's result (prod of floats up to rounding).
+void put_reduce_cuda(const Tensor& self, const Tensor& index, const Tensor& source,
+                     kernels::PutReduce op);
 void nonzero_cuda(const Tensor& out, const Tensor& mask);
 
 }  // namespace tide::kernels::cuda

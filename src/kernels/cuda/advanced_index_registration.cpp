@@ -10,6 +10,7 @@ void register_advanced_index_kernels() {
   kernels::index_wrap_stub.cuda = &index_wrap_cuda;
   kernels::take_stub.cuda = &take_cuda;
   kernels::put_stub.cuda = &put_cuda;
+  kernels::put_reduce_stub.cuda = &put_reduce_cuda;
   kernels::nonzero_stub.cuda = &nonzero_cuda;
 }
 
