@@ -83,6 +83,14 @@ void bind_indexing(nb::module_& m, nb::class_<Tensor>& t) {
         nb::cast<Tensor&>(self).scatter_add_(dim, index, src);
         return self;
       }, nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter_reduce", &Tensor::scatter_reduce, nb::arg("dim"), nb::arg("index"),
+           nb::arg("src"), nb::arg("reduce"), nb::kw_only(), nb::arg("include_self") = true)
+      .def("scatter_reduce_", [](nb::object self, int64_t dim, T index, T src,
+                                 const std::string& reduce, bool include_self) {
+        nb::cast<Tensor&>(self).scatter_reduce_(dim, index, src, reduce, include_self);
+        return self;
+      }, nb::arg("dim"), nb::arg("index"), nb::arg("src"), nb::arg("reduce"), nb::kw_only(),
+         nb::arg("include_self") = true)
       .def("index_add", &Tensor::index_add, nb::arg("dim"), nb::arg("index"), nb::arg("source"),
            nb::kw_only(), nb::arg("alpha") = Scalar(1))
       .def("index_add_", [](nb::object self, int64_t dim, T index, T source, Scalar alpha) {

@@ -42,7 +42,8 @@ _METHOD_FORMS = _TABLE_METHOD_FORMS + [
     "flatten", "transpose", "t", "narrow", "select", "unsqueeze", "squeeze", "chunk", "split",
     "index_select", "reshape", "permute", "clone", "numel", "is_floating_point", "detach",
     "nonzero", "take", "put", "index_put", "masked_select", "masked_fill", "masked_scatter",
-    "gather", "scatter", "scatter_add", "index_add", "index_copy", "index_fill", "clip",
+    "gather", "scatter", "scatter_add", "scatter_reduce", "index_add", "index_copy",
+    "index_fill", "clip",
 ]
 
 # The in-place functions torch 1.13 has in its own namespace (torch.sin_(x) is x.sin_()).
@@ -65,7 +66,8 @@ _INPLACE_FUNCTIONS = [
 # of another dtype, "cast" ops accept any dtype the result can be cast to (torch's canCast).
 _OUT_BY_COPY = {
     **dict.fromkeys(["neg", "abs", "clamp", "nan_to_num", "matmul", "mm", "bmm", "addmm",
-                     "index_select", "take", "gather", "scatter", "scatter_add", "index_add",
+                     "index_select", "take", "gather", "scatter", "scatter_add",
+                     "scatter_reduce", "index_add",
                      "index_copy", "argmax", "argmin"], "same"),
     **dict.fromkeys(["exp", "log", "sqrt", "sigmoid", "tanh", "add", "sub", "mul", "div",
                      "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",

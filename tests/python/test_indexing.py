@@ -88,6 +88,11 @@ def run(g, inputs):
         return tide.scatter(x, a["dim"], inputs[1], a["value"])
     if op == "scatter_add":
         return x.scatter_add(a["dim"], inputs[1], inputs[2])
+    if op == "scatter_reduce":
+        y = x.clone()
+        assert y.scatter_reduce_(a["dim"], inputs[1], inputs[2], a["reduce"],
+                                 include_self=a["include_self"]) is y
+        return y
     if op == "index_add":
         y = x.clone()
         assert y.index_add_(a["dim"], inputs[1], inputs[2], alpha=a["alpha"]) is y
@@ -171,3 +176,39 @@ def test_bad_indices_raise_index_error():
     with pytest.raises(IndexError):
         x[tide.tensor([0.5])]
     assert issubclass(tide.IndexingError, RuntimeError)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "prod", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_gradients_match_torch(reduce, include_self):
+    torch = pytest.importorskip("torch")
+    # Ties (2.0 twice at row 0's place 0, 0.75 twice at row 1's place 3) and zeros (a single
+    # one of src's at row 1's place 3, self's at row 0's place 2) take the formulas' special
+    # cases.
+    a = [[2.0, -1.25, 0.0, 0.75], [1.5, 0.25, -2.5, 0.75]]
+    s = [[2.0, -0.5, 1.25], [0.75, 0.0, -1.5]]
+    i = [[0, 2, 0], [3, 3, 1]]
+    weights = [[1.0, 2.0, 3.0, 4.0], [-1.0, 0.5, 2.0, 1.5]]
+    grads = {}
+    for lib in (tide, torch):
+        x = lib.tensor(a, requires_grad=True)
+        y = lib.tensor(s, requires_grad=True)
+        out = lib.scatter_reduce(x, 1, lib.tensor(i), y, reduce, include_self=include_self)
+        (out * lib.tensor(weights)).sum().backward()
+        grads[lib] = [sum(t.tolist(), []) for t in (out, x.grad, y.grad)]
+    for got, want in zip(grads[tide], grads[torch]):
+        assert got == pytest.approx(want, abs=1e-6)
+
+
+def test_scatter_reduce_forms_and_refusals():
+    x = tide.tensor([[1.0, 2.0, 3.0]])
+    i, s = tide.tensor([[0, 0, 2]]), tide.tensor([[4.0, -5.0, 6.0]])
+    assert x.scatter_reduce(1, i, s, "amax").tolist() == [[4.0, 2.0, 6.0]]
+    out = tide.empty(0)
+    assert tide.scatter_reduce(x, 1, i, s, "prod", include_self=False, out=out) is out
+    assert out.tolist() == [[-20.0, 2.0, 6.0]]
+    with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean"):
+        x.scatter_reduce(1, i, s, "max")
+    y = x.clone()
+    assert y.scatter_reduce_(1, i, s, "amin", include_self=False) is y
+    assert y.tolist() == [[-5.0, 2.0, 6.0]]
