@@ -2,6 +2,7 @@
 // return self) and the free functions that are not method forms (where(cond)); the others are
 // method forms in python/tide/_ops.py.
 
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
