@@ -62,19 +62,30 @@ _INPLACE_FUNCTIONS = [
 # the op table yet. The result is computed as usual and then written into `out` after the
 # checks torch makes there (the dtype, the device, no autograd), so `torch.matmul(a, b,
 # out=c)` runs unchanged; an out form of its own (written straight into out) replaces the
-# entry here when the op table gains it. Values are the dtype rule: "same" ops refuse an out
-# of another dtype, "cast" ops accept any dtype the result can be cast to (torch's canCast).
+# entry here when the op table gains it. Values are torch 1.13's dtype rule for the op (each
+# read off torch itself: tests/python/test_out.py checks them against it): "same" ops refuse
+# an out of another dtype, "cast" ops accept any dtype the result can be cast to (torch's
+# canCast), and "dtype" ops (cumsum, cumprod, prod) compute in out's dtype, as their dtype=
+# argument does, so the values are those of op(..., dtype=out.dtype). Ops with several
+# results (sort, topk, ...) take a tuple of outs, each of its result's dtype.
 _OUT_BY_COPY = {
-    **dict.fromkeys(["neg", "abs", "clamp", "nan_to_num", "matmul", "mm", "bmm", "addmm",
-                     "index_select", "take", "gather", "scatter", "scatter_add",
-                     "scatter_reduce", "index_add",
-                     "index_copy", "argmax", "argmin"], "same"),
+    **dict.fromkeys(["neg", "abs", "clamp", "clip", "nan_to_num", "matmul", "mm", "bmm",
+                     "addmm", "index_select", "take", "gather", "scatter", "scatter_add",
+                     "scatter_reduce", "index_add", "index_copy", "argmax", "argmin", "amax",
+                     "amin", "histc", "masked_select", "nonzero", "isposinf", "isneginf",
+                     "signbit", "all", "any", "float_power", "aminmax", "cummax", "cummin",
+                     "sort", "topk", "kthvalue", "mode", "median",
+                     # the linear algebra of _shapes
+                     "addmv", "baddbmm", "addbmm", "diag", "dot", "vdot", "inner", "mv", "tril",
+                     "triu"], "same"),
     **dict.fromkeys(["exp", "log", "sqrt", "sigmoid", "tanh", "add", "sub", "mul", "div",
                      "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
-                     "logical_or", "logical_xor", "logical_not", "sum", "mean"], "cast"),
+                     "logical_or", "logical_xor", "logical_not", "sum", "mean", "subtract",
+                     "multiply", "divide", "not_equal", "less", "less_equal", "greater",
+                     "greater_equal", "deg2rad", "rad2deg", "ldexp", "logit", "std", "var",
+                     "logsumexp", "norm", "max", "min", "addr", "ger", "outer", "kron"], "cast"),
+    **dict.fromkeys(["cumsum", "cumprod", "prod"], "dtype"),
 }
-
-
 def _can_cast(source, target):
     """torch.can_cast for the real dtypes: no floating to integral, no number to bool."""
     if source.is_floating_point and not target.is_floating_point:
@@ -84,6 +95,12 @@ def _can_cast(source, target):
 
 def _into_out(name, result, out, rule):
     """`result` written into `out` as torch's out= writes it (Note [out= by copy])."""
+    if isinstance(result, tuple):
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise TypeError(f"{name}(): argument 'out' must be tuple of {len(result)} Tensors, "
+                            f"not {type(out).__name__}")
+        written = [_into_out(name, r, o, "same") for r, o in zip(result, out)]
+        return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
     if not isinstance(out, _C.Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     if result.requires_grad:
@@ -113,12 +130,24 @@ def _into_out(name, result, out, rule):
     return out
 
 
+def _computed_in(name, out, kwargs):
+    """kwargs with dtype=out's dtype, for the "dtype" ops (Note [out= by copy])."""
+    if not isinstance(out, _C.Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out.dtype == _C.bool and name != "prod":
+        raise _C.Error(f"[{name}] {name}() into an out of dtype tide.bool is not implemented, "
+                       "as in torch; give out a numeric dtype")
+    return {"dtype": out.dtype, **kwargs}
+
+
 def _method_form(name):
     # The try costs nothing until it catches (Note [Argument type errors]).
     if name in _OUT_BY_COPY and name not in _TABLE_OUT_FORMS:
         rule = _OUT_BY_COPY[name]
 
         def op(input, *args, out=None, **kwargs):
+            if out is not None and rule == "dtype":
+                kwargs = _computed_in(name, out, kwargs)
             try:
                 result = getattr(input, name)(*args, **kwargs)
             except (TypeError, AttributeError) as err:
@@ -169,10 +198,14 @@ def install(namespace):
     namespace["cat"] = namespace["concat"] = cat
     namespace["stack"] = stack
 
-    def pow(input, exponent):
+    def pow(input, exponent, *, out=None):
         if isinstance(input, _C.Tensor):
-            return input.pow(exponent)
-        return _C.pow(input, exponent)
+            result = input.pow(exponent)
+            # torch 1.13: pow.Tensor_Scalar_out writes its own dtype only, the others cast.
+            rule = "cast" if isinstance(exponent, _C.Tensor) else "same"
+        else:
+            result, rule = _C.pow(input, exponent), "cast"
+        return result if out is None else _into_out("pow", result, out, rule)
 
     def where(condition, input=None, other=None):
         if input is None and other is None:

@@ -6,6 +6,7 @@ python/src/bind_shapes.cpp."""
 
 
 from . import _C
+from ._ops import _into_out, _method_form
 
 Tensor = _C.Tensor
 
@@ -175,8 +176,19 @@ def tensordot(a, b, dims=2):
     return _C._tensordot(a, b, _ints(dims_a), _ints(dims_b))
 
 
-def cross(input, other, dim=None):
-    return input.cross(other, dim)
+def cross(input, other, dim=None, *, out=None):
+    result = input.cross(other, dim)
+    return result if out is None else _into_out("cross", result, out, "same")
+
+
+def _stacking(name, function):
+    """tide.hstack and the other stacks with torch's out= (Note [out= by copy]): cat's rule."""
+    def stack(tensors, *, out=None):
+        result = function(tensors)
+        return result if out is None else _into_out(name, result, out, "cast")
+    stack.__name__ = stack.__qualname__ = name
+    stack.__doc__ = function.__doc__
+    return stack
 
 
 _METHOD_FORMS = ["fliplr", "flipud", "roll", "rot90", "movedim", "moveaxis", "swapaxes",
@@ -190,19 +202,14 @@ def install(namespace):
     for name, fn in _METHODS.items():
         setattr(Tensor, name, fn)
 
-    def method_form(name):
-        def op(input, *args, **kwargs):
-            return getattr(input, name)(*args, **kwargs)
-        op.__name__ = op.__qualname__ = name
-        op.__doc__ = f"tide.{name}(input, ...) is input.{name}(...)"
-        return op
-
     for name in _METHOD_FORMS:
-        namespace[name] = method_form(name)
+        namespace[name] = _method_form(name)  # with out= where torch has it
     namespace.update(
         flip=flip, tile=tile, repeat_interleave=repeat_interleave, broadcast_to=broadcast_to,
         broadcast_shapes=broadcast_shapes, broadcast_tensors=_C.broadcast_tensors,
         atleast_1d=atleast_1d, atleast_2d=atleast_2d, atleast_3d=atleast_3d,
-        hstack=_C.hstack, vstack=_C.vstack, row_stack=_C.row_stack, dstack=_C.dstack,
-        column_stack=_C.column_stack, concatenate=_C.cat, hsplit=hsplit, vsplit=vsplit,
+        hstack=_stacking("hstack", _C.hstack), vstack=_stacking("vstack", _C.vstack),
+        row_stack=_stacking("row_stack", _C.row_stack), dstack=_stacking("dstack", _C.dstack),
+        column_stack=_stacking("column_stack", _C.column_stack),
+        concatenate=namespace["cat"], hsplit=hsplit, vsplit=vsplit,
         dsplit=dsplit, einsum=einsum, tensordot=tensordot, cross=cross)

@@ -5,16 +5,27 @@ and cross. The rest of torch.linalg is not in tide yet."""
 import math
 
 from . import _C
-from ._reductions import vector_norm
+from ._ops import _into_out
+from ._reductions import vector_norm as _vector_norm
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cross"]
 
 
-def cross(input, other, *, dim=-1):
+def _with_out(function, name):
+    """function with torch's out= (Note [out= by copy]); torch.linalg writes its own dtype."""
+    def op(*args, out=None, **kwargs):
+        result = function(*args, **kwargs)
+        return result if out is None else _into_out(f"linalg.{name}", result, out, "same")
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = function.__doc__
+    return op
+
+
+def _cross(input, other, *, dim=-1):
     return _C._linalg_cross(input, other, dim)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """The matrix norm over the two dims `dim`: 'fro', or 1, -1, inf, -inf (the largest or
     smallest column or row sum of absolute values)."""
     if dtype is not None:
@@ -27,7 +38,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
                            f"{dim[1]})")
     if ord == "fro":
-        return vector_norm(A, 2, [d0, d1], keepdim)
+        return _vector_norm(A, 2, [d0, d1], keepdim)
     if ord in ("nuc", 2, -2):
         raise NotImplementedError(f"linalg.matrix_norm: ord={ord!r} needs a singular value "
                                   f"decomposition, which tide does not have yet; use 'fro', 1, "
@@ -43,7 +54,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     return out
 
 
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+def _norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """torch.linalg.norm: a vector norm over one dim (or the flattened A when ord and dim are
     None), a matrix norm over two."""
     if isinstance(dim, int):
@@ -54,5 +65,11 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
                                f"must be 1D or 2D. Got {A.dim()}D.")
         dim = tuple(range(A.dim()))
     if dim is not None and len(dim) == 2:
-        return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
-    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+        return _matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
+    return _vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+cross = _with_out(_cross, "cross")
+vector_norm = _with_out(_vector_norm, "vector_norm")
+matrix_norm = _with_out(_matrix_norm, "matrix_norm")
+norm = _with_out(_norm, "norm")
