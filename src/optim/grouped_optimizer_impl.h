@@ -2,6 +2,7 @@
 // GroupedOptimizer's members (Note [Grouped optimizers] in tide/optim/grouped_optimizer.h):
 // included by each optimizer's source file, which instantiates them for its options and state.
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,8 +45,19 @@ void GroupedOptimizer<Options, State>::add_param_group(std::vector<Tensor> param
                                                        Options options) {
   options.validate();
   add_params(std::move(params), detail::member_name(name_, "add_param_group").c_str());
-  options_.push_back(options);
-  add_states(options);
+  // Making the new states may allocate (Adagrad's sums) and so fail with OutOfMemoryError:
+  // then the group is taken back whole, as the declaration promises ("changing nothing").
+  const size_t groups = options_.size();
+  const size_t states = state_.size();
+  try {
+    options_.push_back(options);
+    add_states(options);
+  } catch (...) {
+    options_.erase(options_.begin() + static_cast<std::ptrdiff_t>(groups), options_.end());
+    state_.erase(state_.begin() + static_cast<std::ptrdiff_t>(states), state_.end());
+    remove_last_group();
+    throw;
+  }
 }
 
 template <class Options, class State>

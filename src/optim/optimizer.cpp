@@ -33,6 +33,12 @@ void Optimizer::add_params(std::vector<Tensor> params, const char* where) {
   group_ends_.push_back(params_.size());
 }
 
+void Optimizer::remove_last_group() {
+  TIDE_INTERNAL_ASSERT(group_ends_.size() > 1);  // the constructor's group stays
+  group_ends_.pop_back();
+  params_.erase(params_.begin() + static_cast<std::ptrdiff_t>(group_ends_.back()), params_.end());
+}
+
 void Optimizer::check_group(size_t g, const char* where) const {
   TIDE_CHECK(g < group_ends_.size(), "[", where, "] expected a param group index below ",
              group_ends_.size(), ", found ", g, "; add_param_group appends groups");

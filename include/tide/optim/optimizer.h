@@ -104,6 +104,9 @@ class Optimizer {
   /// Appends a group of `params` (checked as the constructor checks them, and refused when one
   /// is already in a group, as torch refuses it); raises changing nothing.
   void add_params(std::vector<Tensor> params, const char* where);
+  /// Takes back the last add_params: for a derived optimizer whose own part of adding a group
+  /// failed after it (Adagrad's sums running out of memory), so that nothing changes.
+  void remove_last_group();
   /// Raises unless `g` names a group.
   void check_group(size_t g, const char* where) const;
 
