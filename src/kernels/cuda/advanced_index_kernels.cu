@@ -260,9 +260,12 @@ void take_cuda(const Tensor& out, const Tensor& in, const Tensor& index) {
 
 void put_cuda(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
   const Dtype d = self.dtype();
-  TIDE_CHECK(!accumulate || has_atomics(d), "[index_put_] accumulate=True on GPUs expected "
-             "float32, float64, int32 or int64, found ", name(d), "; accumulate in one of those "
-             "and convert back");
+  // The accumulating write under index_put_(accumulate=True), index_add_, scatter_add_ and
+  // scatter_reduce_'s sum and mean: the message names them all, as any of them can reach it.
+  TIDE_CHECK(!accumulate || has_atomics(d), "[Tensor::put_] accumulating writes on GPUs "
+             "(index_put_ with accumulate=True, index_add_, scatter_add_, scatter_reduce_ with "
+             "sum or mean) expected float32, float64, int32 or int64, found ", name(d),
+             "; accumulate in one of those and convert back");
   const int64_t n = index.numel();
   if (n == 0) return;
   const LaunchContext& ctx = current_launch();
