@@ -23,6 +23,11 @@ tests/ops/indexing_golden_test.cpp (C++) and tests/python/test_indexing.py read 
   index_add         inputs [a, index, source]; args {dim, alpha}
   index_copy        inputs [a, index, source]; args {dim}
   index_fill        inputs [a, index]; args {dim, value}
+  searchsorted      inputs [sorted_sequence, values (, sorter)]; args {out_int32, right, side
+                    (null: None)}; searchsorted_scalar: inputs [sorted_sequence (, sorter)],
+                    args also {value}
+  bucketize         inputs [values, boundaries]; args {out_int32, right};
+                    bucketize_scalar: inputs [boundaries], args also {value}
   getitem           inputs [self, tensors...]; args {key}: Python's self[key]   (Python only)
   setitem           inputs [self, tensors..., value?]; args {key, value?}: self[key] = value,
                     outputs [self after]; a number value is args' "value"      (Python only)
@@ -379,6 +384,54 @@ def python_cases():
     put("setitem_shape_mismatch_rejected", [i], floats(3, 4, 5))
 
 
+def search_cases():
+    row = torch.tensor([1.0, 3.0, 3.0, 5.0, 7.0])
+    values = torch.tensor([[0.0, 3.0, 4.0], [7.0, 8.0, float("nan")]])
+    rows = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]])
+
+    def search(name, inputs, out_int32=False, right=False, side=None):
+        args = {"out_int32": out_int32, "right": right, "side": side}
+        sorter = inputs[2] if len(inputs) > 2 else None
+        golden(name, "searchsorted", inputs, args,
+               lambda: torch.searchsorted(inputs[0], inputs[1], out_int32=out_int32, right=right,
+                                          side=side, sorter=sorter))
+
+    for right in (False, True):
+        search(f"searchsorted_row_right_{right}", [row, values], right=right)
+        search(f"searchsorted_rows_right_{right}", [rows, values], right=right)
+    search("searchsorted_out_int32", [row, values], out_int32=True)
+    search("searchsorted_side_right", [row, values], side="right")
+    unsorted, order = torch.tensor([5, 1, 3]), torch.tensor([1, 2, 0])
+    search("searchsorted_sorter", [unsorted, torch.tensor([0, 3, 6]), order], side="right")
+    search("searchsorted_int_sequence_float_values", [torch.tensor([1, 2, 3]),
+                                                      torch.tensor([1.5, 2.0, 9.0])])
+    search("searchsorted_float64_3d", [torch.tensor([[[1.0, 2.0], [0.0, 9.0]]], dtype=torch.float64),
+                                       torch.tensor([[[1.5], [9.0]]], dtype=torch.float64)])
+    search("searchsorted_empty_sequence", [torch.tensor([]), torch.tensor([1.0, -1.0])])
+    search("searchsorted_leading_dims_rejected", [rows, torch.tensor([1.0, 2.0])])
+    search("searchsorted_opposite_side_rejected", [row, values], right=True, side="left")
+    search("searchsorted_int32_sorter_rejected", [unsorted, torch.tensor([2]), order.int()])
+    for value in (3, 2.5):
+        golden(f"searchsorted_scalar_{str(value).replace('.', '_')}", "searchsorted_scalar",
+               [row], {"out_int32": False, "right": True, "side": None, "value": value},
+               lambda: torch.searchsorted(row, value, right=True))
+    golden("searchsorted_scalar_rows_rejected", "searchsorted_scalar", [rows],
+           {"out_int32": False, "right": False, "side": None, "value": 1.0},
+           lambda: torch.searchsorted(rows, 1.0))
+    boundaries = torch.tensor([1, 3, 5, 7, 9])
+    for right in (False, True):
+        v = torch.tensor([[3, 6, 9], [3, 6, 10]])
+        golden(f"bucketize_right_{right}", "bucketize", [v, boundaries],
+               {"out_int32": right, "right": right},
+               lambda: torch.bucketize(v, boundaries, out_int32=right, right=right))
+    golden("bucketize_scalar", "bucketize_scalar", [boundaries],
+           {"out_int32": False, "right": False, "value": 4},
+           lambda: torch.bucketize(4, boundaries))
+    golden("bucketize_2d_boundaries_rejected", "bucketize", [row, rows],
+           {"out_int32": False, "right": False},
+           lambda: torch.bucketize(row, rows))
+
+
 def main():
     index_cases()
     index_put_cases()
@@ -386,6 +439,7 @@ def main():
     along_dim_cases()
     python_cases()
     scatter_reduce_cases()
+    search_cases()
     write_goldens(OUT, "indexing")
 
 

@@ -625,6 +625,17 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
 Tensor nonzero(const Tensor& self);
 /// nonzero(condition) as one index tensor per dimension (torch.where(condition)).
 std::vector<Tensor> where(const Tensor& condition);
+/// Where each of self's values would be inserted into the innermost rows of sorted_sequence to keep them sorted (right/side="right": after equal entries), by binary search (Note [searchsorted]).
+Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_int32 = false,
+                    bool right = false, std::optional<std::string> side = std::nullopt,
+                    const Tensor& sorter = {});
+Tensor searchsorted(const Tensor& sorted_sequence, Scalar self, bool out_int32 = false,
+                    bool right = false, std::optional<std::string> side = std::nullopt,
+                    const Tensor& sorter = {});
+/// The bucket of each of self's values among the sorted 1-D boundaries: searchsorted(boundaries, self).
+Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32 = false,
+                 bool right = false);
+Tensor bucketize(Scalar self, const Tensor& boundaries, bool out_int32 = false, bool right = false);
 /// self's elements at flat (row-major) positions `index` (negative ones count from the end), in index's shape.
 Tensor take(const Tensor& self, const Tensor& index);
 /// A copy of self with source written (accumulate: added) at flat positions `index`.

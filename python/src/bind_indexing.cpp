@@ -2,6 +2,7 @@
 // return self) and the free functions that are not method forms (where(cond)); the others are
 // method forms in python/tide/_ops.py.
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -111,6 +112,35 @@ void bind_indexing(nb::module_& m, nb::class_<Tensor>& t) {
       }, nb::arg("dim"), nb::arg("index"), nb::arg("value"));
   m.def("where", [](T condition) { return nb::tuple(nb::cast(tide::where(condition))); },
         nb::arg("condition"));
+  // searchsorted and bucketize (tide.searchsorted adds out= in python/tide/_search.py); a
+  // None sorter is an undefined tensor, as the C++ API takes it.
+  auto sorter_of = [](const std::optional<Tensor>& sorter) { return sorter ? *sorter : Tensor(); };
+  m.def("_searchsorted",
+        [sorter_of](T sorted_sequence, T self, bool out_int32, bool right,
+                    std::optional<std::string> side, const std::optional<Tensor>& sorter) {
+          return tide::searchsorted(sorted_sequence, self, out_int32, right, std::move(side),
+                                    sorter_of(sorter));
+        },
+        nb::arg("sorted_sequence"), nb::arg("input"), nb::arg("out_int32"), nb::arg("right"),
+        nb::arg("side").none(), nb::arg("sorter").none());
+  m.def("_searchsorted",
+        [sorter_of](T sorted_sequence, Scalar self, bool out_int32, bool right,
+                    std::optional<std::string> side, const std::optional<Tensor>& sorter) {
+          return tide::searchsorted(sorted_sequence, self, out_int32, right, std::move(side),
+                                    sorter_of(sorter));
+        },
+        nb::arg("sorted_sequence"), nb::arg("input"), nb::arg("out_int32"), nb::arg("right"),
+        nb::arg("side").none(), nb::arg("sorter").none());
+  m.def("_bucketize",
+        [](T self, T boundaries, bool out_int32, bool right) {
+          return tide::bucketize(self, boundaries, out_int32, right);
+        },
+        nb::arg("input"), nb::arg("boundaries"), nb::arg("out_int32"), nb::arg("right"));
+  m.def("_bucketize",
+        [](Scalar self, T boundaries, bool out_int32, bool right) {
+          return tide::bucketize(self, boundaries, out_int32, right);
+        },
+        nb::arg("input"), nb::arg("boundaries"), nb::arg("out_int32"), nb::arg("right"));
 }
 
 }  // namespace tide::python

@@ -11,6 +11,7 @@
 #include "kernels/cpu/loss_kernels.h"
 #include "kernels/cpu/optim_kernels.h"
 #include "kernels/cpu/reduce_kernels.h"
+#include "kernels/cpu/search_kernels.h"
 #include "kernels/cpu/sort_kernels.h"
 #include "kernels/index_error.h"
 #include "kernels/kernel_stub.h"
@@ -52,6 +53,9 @@ extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, ReduceShape,
     cum_extremum_stub;
 /// sort(values, indices, in, shape, descending): kernels/cpu/sort_kernels.h.
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, ReduceShape, bool)> sort_stub;
+/// search(out, sorted, values, len, per_row, right): kernels/cpu/search_kernels.h.
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t, int64_t, bool)>
+    search_stub;
 extern KernelStub<void(const Tensor&, const Tensor&, ReduceShape, bool)> softmax_stub;
 /// nll_loss(out, input, target, weight, reduction, ignore_index); a target outside [0, C) is
 /// reported as Note [Index errors in kernels] says (message: index_error_message).

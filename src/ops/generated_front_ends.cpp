@@ -2328,6 +2328,24 @@ std::vector<Tensor> where(const Tensor& condition) {
   return detail::plain_where(condition);
 }
 
+Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_int32, bool right,
+                    std::optional<std::string> side, const Tensor& sorter) {
+  return detail::plain_searchsorted(sorted_sequence, self, out_int32, right, side, sorter);
+}
+
+Tensor searchsorted(const Tensor& sorted_sequence, Scalar self, bool out_int32, bool right,
+                    std::optional<std::string> side, const Tensor& sorter) {
+  return detail::plain_searchsorted(sorted_sequence, self, out_int32, right, side, sorter);
+}
+
+Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right) {
+  return detail::plain_bucketize(self, boundaries, out_int32, right);
+}
+
+Tensor bucketize(Scalar self, const Tensor& boundaries, bool out_int32, bool right) {
+  return detail::plain_bucketize(self, boundaries, out_int32, right);
+}
+
 Tensor take(const Tensor& self, const Tensor& index) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self))) {
     return autograd::traced::take(self, index);

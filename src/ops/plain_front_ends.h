@@ -295,6 +295,12 @@ Tensor plain_pairwise_distance(const Tensor& x1, const Tensor& x2, double p, dou
                                bool keepdim);
 Tensor plain_nonzero(const Tensor& self);
 std::vector<Tensor> plain_where(const Tensor& condition);
+Tensor plain_searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_int32,
+                          bool right, std::optional<std::string> side, const Tensor& sorter);
+Tensor plain_searchsorted(const Tensor& sorted_sequence, Scalar self, bool out_int32, bool right,
+                          std::optional<std::string> side, const Tensor& sorter);
+Tensor plain_bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right);
+Tensor plain_bucketize(Scalar self, const Tensor& boundaries, bool out_int32, bool right);
 Tensor plain_take(const Tensor& self, const Tensor& index);
 Tensor& plain_put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
 Tensor plain_put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);

@@ -12,6 +12,7 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ using nlohmann::json;
 using Inputs = std::vector<Tensor>;
 using Outputs = std::vector<Tensor>;
 using Runner = std::function<Outputs(const Inputs&, const json&)>;
+
+/// searchsorted's side: null is None.
+std::optional<std::string> side_of(const json& args) {
+  const json& side = args.at("side");
+  return side.is_null() ? std::nullopt : std::optional<std::string>(side.get<std::string>());
+}
 
 /// index's and index_put's indices: "t" takes the next input from `next`, null is None.
 std::vector<Tensor> indices_of(const json& args, const Inputs& in, size_t& next) {
@@ -108,6 +115,28 @@ const std::map<std::string, Runner>& runners() {
        [](const Inputs& in, const json& a) {
          return Outputs{index_fill(in[0], a.at("dim").get<int64_t>(), in[1],
                                    scalar_of(a.at("value")))};
+       }},
+      {"searchsorted",
+       [](const Inputs& in, const json& a) {
+         return Outputs{searchsorted(in[0], in[1], a.at("out_int32").get<bool>(),
+                                     a.at("right").get<bool>(), side_of(a),
+                                     in.size() > 2 ? in[2] : Tensor())};
+       }},
+      {"searchsorted_scalar",
+       [](const Inputs& in, const json& a) {
+         return Outputs{searchsorted(in[0], scalar_of(a.at("value")),
+                                     a.at("out_int32").get<bool>(), a.at("right").get<bool>(),
+                                     side_of(a), in.size() > 1 ? in[1] : Tensor())};
+       }},
+      {"bucketize",
+       [](const Inputs& in, const json& a) {
+         return Outputs{bucketize(in[0], in[1], a.at("out_int32").get<bool>(),
+                                  a.at("right").get<bool>())};
+       }},
+      {"bucketize_scalar",
+       [](const Inputs& in, const json& a) {
+         return Outputs{bucketize(scalar_of(a.at("value")), in[0], a.at("out_int32").get<bool>(),
+                                  a.at("right").get<bool>())};
        }},
   };
   return r;

@@ -104,6 +104,15 @@ def run(g, inputs):
         y = x.clone()
         assert y.index_fill_(a["dim"], inputs[1], a["value"]) is y
         return y
+    if op in ("searchsorted", "searchsorted_scalar"):
+        value = a["value"] if op == "searchsorted_scalar" else inputs[1]
+        sorter = inputs[-1] if len(inputs) == (2 if op == "searchsorted_scalar" else 3) else None
+        return tide.searchsorted(x, value, out_int32=a["out_int32"], right=a["right"],
+                                 side=a["side"], sorter=sorter)
+    if op == "bucketize":
+        return tide.bucketize(x, inputs[1], out_int32=a["out_int32"], right=a["right"])
+    if op == "bucketize_scalar":
+        return tide.bucketize(a["value"], x, out_int32=a["out_int32"], right=a["right"])
     raise AssertionError(f"no runner for {op}")
 
 

@@ -1,4 +1,4 @@
-"""torch.searchsorted and torch.bucketize (python/tide/_search.py, Note [Search by counting])
+"""torch.searchsorted and torch.bucketize (the C++ ops of src/ops/search.cpp, Note [searchsorted])
 and x[False], against torch 1.13 run in the same process, on the cpu and a simulated GPU."""
 
 import math
@@ -52,6 +52,42 @@ def test_searchsorted_with_side_sorter_and_out():
         tide.searchsorted(seq, v, side="left", right=True)
     with pytest.raises(tide.Error, match="first N-1 dimensions"):
         tide.searchsorted(tide.ones(2, 3), tide.ones(3, 1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int32", "uint8"])
+def test_long_rows_of_every_dtype_give_torchs_positions(device, dtype):
+    gen = torch.Generator().manual_seed(7)
+    rows = torch.randint(0, 100, (3, 257), generator=gen).sort(-1).values
+    values = torch.randint(-5, 105, (3, 40), generator=gen)
+    if dtype.startswith("float"):
+        values = values.float() + 0.5 * (torch.arange(40) % 2)  # half of them between entries
+    rows, values = rows.to(getattr(torch, dtype)), values.to(getattr(torch, dtype))
+    for right in (False, True):
+        got = tide.searchsorted(tide.tensor(rows.tolist(), dtype=getattr(tide, dtype),
+                                            device=device),
+                                tide.tensor(values.tolist(), dtype=getattr(tide, dtype),
+                                            device=device), right=right)
+        same(got, torch.searchsorted(rows, values, right=right))
+
+
+def test_mixed_dtypes_compare_promoted_and_empty_operands_as_torch(device):
+    ints, tints = tide.tensor([1, 2, 3], device=device), torch.tensor([1, 2, 3])
+    same(tide.searchsorted(ints, tide.tensor([1.5, 2.0, 9.0], device=device)),
+         torch.searchsorted(tints, torch.tensor([1.5, 2.0, 9.0])))
+    same(tide.searchsorted(ints, 2.5), torch.searchsorted(tints, 2.5))
+    same(tide.searchsorted(tide.tensor([], device=device), tide.tensor([1.0], device=device)),
+         torch.searchsorted(torch.tensor([]), torch.tensor([1.0])))
+    same(tide.searchsorted(ints, tide.tensor([], dtype=tide.int64, device=device)),
+         torch.searchsorted(tints, torch.tensor([], dtype=torch.int64)))
+    with pytest.raises(tide.Error, match="input value can be a scalar only"):
+        tide.searchsorted(tide.ones(2, 2, device=device), 1.0)
+    with pytest.raises(tide.Error, match="sorter must be a tensor of long dtype"):
+        tide.searchsorted(ints, ints, sorter=tide.tensor([0, 1, 2], dtype=tide.int32,
+                                                          device=device))
+    with pytest.raises(tide.Error, match="boundary and sorter must have the same size"):
+        tide.searchsorted(ints, ints, sorter=tide.tensor([0, 1], device=device))
+    with pytest.raises(tide.Error, match="side can only be 'left' or 'right'"):
+        tide.searchsorted(ints, ints, side="middle")
 
 
 @pytest.mark.parametrize("right", [False, True])

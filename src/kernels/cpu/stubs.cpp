@@ -67,6 +67,7 @@ decltype(scan_stub) scan_stub{&scan_kernel};
 // values and indices are both outputs.
 decltype(cum_extremum_stub) cum_extremum_stub{&cum_extremum_kernel, nullptr, 0b11};
 decltype(sort_stub) sort_stub{&sort_kernel, nullptr, 0b11};
+decltype(search_stub) search_stub{&search_kernel};
 // values and indices are both outputs.
 decltype(min_max_stub) min_max_stub{&min_max_kernel, nullptr, 0b11};
 decltype(softmax_stub) softmax_stub{&softmax_kernel};
@@ -110,6 +111,7 @@ std::vector<StubInfo> all_stubs() {
           {"scan", scan_stub.cuda != nullptr},
           {"cum_extremum", cum_extremum_stub.cuda != nullptr},
           {"sort", sort_stub.cuda != nullptr},
+          {"search", search_stub.cuda != nullptr},
           {"softmax", softmax_stub.cuda != nullptr},
           {"nll_loss", nll_loss_stub.cuda != nullptr},
           {"index_select", index_select_stub.cuda != nullptr},

@@ -7,7 +7,8 @@ namespace tide::kernels::cuda {
 
 /// binary, binary_scalar, unary, ternary, clamp, where, fill, copy (kernels/cuda/elementwise*.cu).
 void register_elementwise_kernels();
-/// sum, min_max, softmax, nll_loss, index_select, cat, uniform, normal, randint.
+/// sum, prod, scan, cum_extremum, sort, search, min_max, softmax, nll_loss, index_select, cat,
+/// uniform, normal, randint.
 void register_reduction_index_random_kernels();
 /// index_add, scatter_dim, nll_loss_backward (kernels/cuda/backward_kernels.cu).
 void register_backward_kernels();

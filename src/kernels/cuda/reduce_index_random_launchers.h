@@ -20,6 +20,9 @@ void cum_extremum_cuda(const Tensor& values, const Tensor& indices, const Tensor
                        kernels::ReduceShape shape, bool is_max);
 void sort_cuda(const Tensor& values, const Tensor& indices, const Tensor& in,
                kernels::ReduceShape shape, bool descending);
+/// searchsorted's binary search (kernels/cpu/search_kernels.h says what it computes).
+void search_cuda(const Tensor& out, const Tensor& sorted, const Tensor& values, int64_t len,
+                 int64_t per_row, bool right);
 void min_max_cuda(const Tensor& values, const Tensor& indices, const Tensor& in,
                   kernels::ReduceShape shape, bool is_max);
 void softmax_cuda(const Tensor& out, const Tensor& in, kernels::ReduceShape shape, bool log);

@@ -13,6 +13,7 @@ void register_reduction_index_random_kernels() {
   kernels::scan_stub.cuda = &scan_cuda;
   kernels::cum_extremum_stub.cuda = &cum_extremum_cuda;
   kernels::sort_stub.cuda = &sort_cuda;
+  kernels::search_stub.cuda = &search_cuda;
   kernels::min_max_stub.cuda = &min_max_cuda;
   kernels::softmax_stub.cuda = &softmax_cuda;
   kernels::nll_loss_stub.cuda = &nll_loss_cuda;
