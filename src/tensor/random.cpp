@@ -331,4 +331,25 @@ Tensor& random_from(Tensor& self, int64_t from, std::optional<int64_t> to,
 
 }  // namespace detail
 
+Tensor& Tensor::normal_(double mean, double std, std::optional<Generator> generator) {
+  return detail::normal_from(*this, mean, std, generator);
+}
+
+Tensor& Tensor::uniform_(double from, double to, std::optional<Generator> generator) {
+  return detail::uniform_from(*this, from, to, generator);
+}
+
+Tensor& Tensor::random_(int64_t from, std::optional<int64_t> to,
+                        std::optional<Generator> generator) {
+  return detail::random_from(*this, from, to, generator);
+}
+
+Tensor& Tensor::random_(int64_t to, std::optional<Generator> generator) {
+  return detail::random_from(*this, 0, to, generator);
+}
+
+Tensor& Tensor::random_(std::optional<Generator> generator) {
+  return detail::random_from(*this, 0, std::nullopt, generator);
+}
+
 }  // namespace tide

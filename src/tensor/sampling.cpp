@@ -169,4 +169,26 @@ Tensor& bernoulli_from(Tensor& self, const Tensor& p,
 }
 
 }  // namespace detail
+
+Tensor& Tensor::bernoulli_(double p, std::optional<Generator> generator) {
+  return detail::bernoulli_from(*this, p, generator);
+}
+
+Tensor& Tensor::bernoulli_(const Tensor& p, std::optional<Generator> generator) {
+  return detail::bernoulli_from(*this, p, generator);
+}
+
+Tensor Tensor::bernoulli(std::optional<Generator> generator) const {
+  return tide::bernoulli(*this, std::move(generator));
+}
+
+Tensor Tensor::bernoulli(double p, std::optional<Generator> generator) const {
+  return tide::bernoulli(*this, p, std::move(generator));
+}
+
+Tensor Tensor::multinomial(int64_t num_samples, bool replacement,
+                           std::optional<Generator> generator) const {
+  return tide::multinomial(*this, num_samples, replacement, std::move(generator));
+}
+
 }  // namespace tide

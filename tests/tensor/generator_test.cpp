@@ -309,3 +309,37 @@ TEST(Generator, BernoulliInPlaceTakesOneProbabilityOrATensorOfThem) {
   EXPECT_EQ(t.tolist<float>(), (std::vector<float>{0, 1, 0, 1}));
   EXPECT_EQ(bernoulli(tensor({1.0, 0.0}), g).tolist<float>(), (std::vector<float>{1, 0}));
 }
+
+TEST(Generator, TensorMethodsDrawAsTheFunctionsDo) {
+  Generator g;
+  auto draw = [&](Generator& gen) {
+    Tensor t = empty({8}, dtype(kFloat64));
+    std::vector<std::vector<double>> out;
+    out.push_back(t.uniform_(-1, 1, gen).tolist<double>());
+    out.push_back(t.normal_(0, 2, gen).tolist<double>());
+    out.push_back(t.random_(3, 9, gen).tolist<double>());
+    out.push_back(t.random_(4, gen).tolist<double>());
+    out.push_back(t.random_(gen).tolist<double>());
+    out.push_back(t.bernoulli_(0.5, gen).tolist<double>());
+    out.push_back(t.bernoulli_(full({8}, 0.5, dtype(kFloat64)), gen).tolist<double>());
+    out.push_back(full({8}, 0.5, dtype(kFloat64)).bernoulli(gen).tolist<double>());
+    out.push_back(t.bernoulli(0.5, gen).tolist<double>());
+    out.push_back(ones({5}).multinomial(3, false, gen).to(kFloat64).tolist<double>());
+    return out;
+  };
+  g.manual_seed(64);
+  const auto methods = draw(g);
+  g.manual_seed(64);
+  Tensor t = empty({8}, dtype(kFloat64));
+  EXPECT_EQ(detail::uniform_from(t, -1, 1, g).tolist<double>(), methods[0]);
+  EXPECT_EQ(detail::normal_from(t, 0, 2, g).tolist<double>(), methods[1]);
+  EXPECT_EQ(detail::random_from(t, 3, 9, g).tolist<double>(), methods[2]);
+  EXPECT_EQ(detail::random_from(t, 0, 4, g).tolist<double>(), methods[3]);
+  g.manual_seed(64);
+  EXPECT_EQ(draw(g), methods);
+  // without a generator: the default one, as before
+  manual_seed(65);
+  const std::vector<double> a = t.uniform_(0, 1, std::nullopt).tolist<double>();
+  manual_seed(65);
+  EXPECT_EQ(t.uniform_(0, 1).tolist<double>(), a);
+}
