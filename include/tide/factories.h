@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "tide/generator.h"
 #include "tide/nested_list.h"
 #include "tide/tensor.h"
 
@@ -22,9 +23,17 @@ Tensor full(std::vector<int64_t> sizes, Scalar value, TensorOptions options = {}
 Tensor arange(Scalar end, TensorOptions options = {});
 Tensor arange(Scalar start, Scalar end, Scalar step = 1, TensorOptions options = {});
 Tensor linspace(double start, double end, int64_t steps, TensorOptions options = {});
+// The random factories draw from `generator`, or from the default generator of the result's
+// device without one (Note [Generators] in tide/generator.h).
 Tensor rand(std::vector<int64_t> sizes, TensorOptions options = {});
+Tensor rand(std::vector<int64_t> sizes, std::optional<Generator> generator,
+            TensorOptions options = {});
 Tensor randn(std::vector<int64_t> sizes, TensorOptions options = {});
+Tensor randn(std::vector<int64_t> sizes, std::optional<Generator> generator,
+             TensorOptions options = {});
 Tensor randint(int64_t low, int64_t high, std::vector<int64_t> sizes, TensorOptions options = {});
+Tensor randint(int64_t low, int64_t high, std::vector<int64_t> sizes,
+               std::optional<Generator> generator, TensorOptions options = {});
 /// tide::tensor({1., 2.}) is float32, tide::tensor({{1, 2, 3}}) int64, tide::tensor({true}) bool.
 Tensor tensor(const NestedList& data, TensorOptions options = {});
 Tensor scalar_tensor(Scalar value, TensorOptions options = {});
@@ -41,5 +50,9 @@ Tensor ones_like(const Tensor& like, std::optional<TensorOptions> options = std:
 Tensor full_like(const Tensor& like, Scalar value, std::optional<TensorOptions> options = std::nullopt);
 Tensor rand_like(const Tensor& like, std::optional<TensorOptions> options = std::nullopt);
 Tensor randn_like(const Tensor& like, std::optional<TensorOptions> options = std::nullopt);
+Tensor rand_like(const Tensor& like, std::optional<Generator> generator,
+                 std::optional<TensorOptions> options = std::nullopt);
+Tensor randn_like(const Tensor& like, std::optional<Generator> generator,
+                  std::optional<TensorOptions> options = std::nullopt);
 
 }  // namespace tide

@@ -1,5 +1,7 @@
 #pragma once
-// Random numbers: one Philox4x32-10 stream per device, seeded together by manual_seed.
+// Random numbers: one default Philox4x32-10 stream per device (tide::default_generator),
+// seeded together by manual_seed; an op given a tide::Generator draws from it instead
+// (Note [Generators] in tide/generator.h).
 // Note [Philox offsets]: element i of a draw uses counter (offset + i/4) and output word i%4;
 // the offset advances on the host by ceil(n/4) per call. Numbers therefore depend only on
 // the seed and the sequence of calls, never on how a device splits the work, so cpu,

@@ -15,6 +15,7 @@
 #include "tide/dim_vector.h"
 #include "tide/dtype.h"
 #include "tide/error.h"
+#include "tide/generator.h"
 #include "tide/nested_list.h"
 #include "tide/removable_handle.h"
 #include "tide/scalar.h"
@@ -185,6 +186,26 @@ class Tensor {
   Tensor& normal_(double mean = 0, double std = 1);
   Tensor& uniform_(double from = 0, double to = 1);
   // @generated end method-declarations fills
+  // Random draws from a generator (Note [Generators] in tide/generator.h); without one, from
+  // the default generator of self's device, as the forms above.
+  Tensor& normal_(double mean, double std, std::optional<Generator> generator);
+  Tensor& uniform_(double from, double to, std::optional<Generator> generator);
+  /// Integers in [from, to); to none: up to the dtype's largest integer (2^digits of the
+  /// mantissa for floating dtypes), as torch.
+  Tensor& random_(int64_t from, std::optional<int64_t> to,
+                  std::optional<Generator> generator = std::nullopt);
+  /// Integers in [0, to).
+  Tensor& random_(int64_t to, std::optional<Generator> generator = std::nullopt);
+  /// Integers in [0, the dtype's largest integer] (2^digits for floating dtypes).
+  Tensor& random_(std::optional<Generator> generator = std::nullopt);
+  /// 1 with probability p (one for every element, or a tensor broadcast to self), else 0.
+  Tensor& bernoulli_(double p = 0.5, std::optional<Generator> generator = std::nullopt);
+  Tensor& bernoulli_(const Tensor& p, std::optional<Generator> generator = std::nullopt);
+  /// tide::bernoulli and tide::multinomial (tide/sampling.h) as methods.
+  Tensor bernoulli(std::optional<Generator> generator = std::nullopt) const;
+  Tensor bernoulli(double p, std::optional<Generator> generator = std::nullopt) const;
+  Tensor multinomial(int64_t num_samples, bool replacement = false,
+                     std::optional<Generator> generator = std::nullopt) const;
 
   // ---- reading back (synchronizes, like torch)
   template <class T>

@@ -20,6 +20,7 @@
 #include "tide/dtype.h"
 #include "tide/error.h"
 #include "tide/factories.h"
+#include "tide/generator.h"
 #include "tide/half.h"
 #include "tide/ivalue.h"
 #include "tide/matrix_factories.h"

@@ -75,8 +75,24 @@ void bind_factories(nb::module_& m) {
   size_factory("_empty", [](Sizes s, TensorOptions o) { return tide::empty(std::move(s), o); });
   size_factory("_zeros", [](Sizes s, TensorOptions o) { return tide::zeros(std::move(s), o); });
   size_factory("_ones", [](Sizes s, TensorOptions o) { return tide::ones(std::move(s), o); });
-  size_factory("_rand", [](Sizes s, TensorOptions o) { return tide::rand(std::move(s), o); });
-  size_factory("_randn", [](Sizes s, TensorOptions o) { return tide::randn(std::move(s), o); });
+  using OptGenerator = std::optional<Generator>;
+  // The random ones take generator= too (none: the device's default generator).
+  auto random_factory = [&m](const char* py_name, auto fn) {
+    m.def(py_name,
+          [fn](Sizes sizes, OptGenerator generator, OptDtype dtype, OptDevice device,
+               bool requires_grad, bool pin) {
+            return finish(fn(std::move(sizes), std::move(generator), options_of(dtype, device, pin)),
+                          requires_grad);
+          },
+          nb::arg("size"), nb::arg("generator").none(), nb::arg("dtype").none(),
+          nb::arg("device").none(), nb::arg("requires_grad"), nb::arg("pin_memory"));
+  };
+  random_factory("_rand", [](Sizes s, OptGenerator g, TensorOptions o) {
+    return tide::rand(std::move(s), std::move(g), o);
+  });
+  random_factory("_randn", [](Sizes s, OptGenerator g, TensorOptions o) {
+    return tide::randn(std::move(s), std::move(g), o);
+  });
 
   m.def("_full",
         [](Sizes sizes, Scalar value, OptDtype dtype, OptDevice device, bool requires_grad,
@@ -87,15 +103,15 @@ void bind_factories(nb::module_& m) {
         nb::arg("size"), nb::arg("fill_value"), nb::arg("dtype").none(), nb::arg("device").none(),
         nb::arg("requires_grad"), nb::arg("pin_memory"));
   m.def("_randint",
-        [](int64_t low, int64_t high, Sizes sizes, OptDtype dtype, OptDevice device,
-           bool requires_grad) {
+        [](int64_t low, int64_t high, Sizes sizes, OptGenerator generator, OptDtype dtype,
+           OptDevice device, bool requires_grad) {
           // torch.randint's default dtype is int64, not the default float dtype.
-          return finish(tide::randint(low, high, std::move(sizes),
+          return finish(tide::randint(low, high, std::move(sizes), std::move(generator),
                                       options_of(dtype.value_or(kInt64), device, false)),
                         requires_grad);
         },
-        nb::arg("low"), nb::arg("high"), nb::arg("size"), nb::arg("dtype").none(),
-        nb::arg("device").none(), nb::arg("requires_grad"));
+        nb::arg("low"), nb::arg("high"), nb::arg("size"), nb::arg("generator").none(),
+        nb::arg("dtype").none(), nb::arg("device").none(), nb::arg("requires_grad"));
   m.def("_arange",
         [](Scalar start, Scalar end, Scalar step, OptDtype dtype, OptDevice device,
            bool requires_grad) {
@@ -132,12 +148,14 @@ void bind_factories(nb::module_& m) {
   m.def("_full_like", [](const Tensor& like, Scalar value, OptDtype dtype, OptDevice device) {
     return tide::full_like(like, value, like_options(dtype, device));
   }, nb::arg("input"), nb::arg("fill_value"), nb::arg("dtype").none(), nb::arg("device").none());
-  m.def("_rand_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
-    return tide::rand_like(like, like_options(dtype, device));
-  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
-  m.def("_randn_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
-    return tide::randn_like(like, like_options(dtype, device));
-  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
+  m.def("_rand_like", [](const Tensor& like, OptGenerator g, OptDtype dtype, OptDevice device) {
+    return tide::rand_like(like, std::move(g), like_options(dtype, device));
+  }, nb::arg("input"), nb::arg("generator").none(), nb::arg("dtype").none(),
+     nb::arg("device").none());
+  m.def("_randn_like", [](const Tensor& like, OptGenerator g, OptDtype dtype, OptDevice device) {
+    return tide::randn_like(like, std::move(g), like_options(dtype, device));
+  }, nb::arg("input"), nb::arg("generator").none(), nb::arg("dtype").none(),
+     nb::arg("device").none());
 
   m.def("_empty_strided", [](std::vector<int64_t> sizes, std::vector<int64_t> strides,
                              OptDtype dtype, OptDevice device, bool requires_grad, bool pin) {
@@ -164,16 +182,39 @@ void bind_factories(nb::module_& m) {
     return finish(tide::logspace(start, end, steps, base, options_of(dtype, device, false)),
                   requires_grad);
   });
-  m.def("_randperm", [](int64_t n, OptDtype dtype, OptDevice device, bool requires_grad) {
-    return finish(tide::randperm(n, options_of(dtype, device, false)), requires_grad);
-  });
-  m.def("_multinomial", &tide::multinomial);
-  m.def("_normal", [](const Tensor& mean, const Tensor& std) { return tide::normal(mean, std); });
-  m.def("_normal", [](const Tensor& mean, double std) { return tide::normal(mean, std); });
-  m.def("_normal", [](double mean, const Tensor& std) { return tide::normal(mean, std); });
-  m.def("_bernoulli", [](const Tensor& self) { return tide::bernoulli(self); });
-  m.def("_bernoulli", [](const Tensor& self, double p) { return tide::bernoulli(self, p); });
-  m.def("_poisson", &tide::poisson);
+  // generator last, None for the device's default generator
+  const auto gen = nb::arg("generator").none();
+  m.def("_randperm", [](int64_t n, OptDtype dtype, OptDevice device, bool requires_grad,
+                        OptGenerator g) {
+    return finish(tide::randperm(n, std::move(g), options_of(dtype, device, false)),
+                  requires_grad);
+  }, nb::arg("n"), nb::arg("dtype").none(), nb::arg("device").none(), nb::arg("requires_grad"),
+     gen);
+  m.def("_multinomial", &tide::multinomial, nb::arg("input"), nb::arg("num_samples"),
+        nb::arg("replacement"), gen);
+  m.def("_normal", [](const Tensor& mean, const Tensor& std, OptGenerator g) {
+    return tide::normal(mean, std, std::move(g));
+  }, nb::arg("mean"), nb::arg("std"), gen);
+  m.def("_normal", [](const Tensor& mean, double std, OptGenerator g) {
+    return tide::normal(mean, std, std::move(g));
+  }, nb::arg("mean"), nb::arg("std"), gen);
+  m.def("_normal", [](double mean, const Tensor& std, OptGenerator g) {
+    return tide::normal(mean, std, std::move(g));
+  }, nb::arg("mean"), nb::arg("std"), gen);
+  m.def("_normal_sized", [](double mean, double std, Sizes sizes, OptGenerator g, OptDtype dtype,
+                            OptDevice device, bool requires_grad) {
+    return finish(tide::normal(mean, std, std::move(sizes), std::move(g),
+                               options_of(dtype, device, false)),
+                  requires_grad);
+  }, nb::arg("mean"), nb::arg("std"), nb::arg("size"), gen, nb::arg("dtype").none(),
+     nb::arg("device").none(), nb::arg("requires_grad"));
+  m.def("_bernoulli", [](const Tensor& self, OptGenerator g) {
+    return tide::bernoulli(self, std::move(g));
+  }, nb::arg("input"), gen);
+  m.def("_bernoulli", [](const Tensor& self, double p, OptGenerator g) {
+    return tide::bernoulli(self, p, std::move(g));
+  }, nb::arg("input"), nb::arg("p"), gen);
+  m.def("_poisson", &tide::poisson, nb::arg("input"), gen);
 
   // ---- settings
   m.def("manual_seed", &tide::manual_seed, nb::arg("seed"));

@@ -17,6 +17,7 @@
 #include "autograd/node.h"
 #include "bindings.h"
 #include "casters.h"
+#include "tensor/random_fills.h"
 #include "tensor_from_python.h"
 #include "tensor_index.h"
 #include "tide/autograd.h"
@@ -29,6 +30,7 @@ namespace tide::python {
 namespace {
 
 using release_gil = nb::call_guard<nb::gil_scoped_release>;
+using OptGenerator = std::optional<Generator>;
 
 // tide.Size, set by the package (python/tide/_size.py) at import; borrowed, the module's
 // attribute _size_type owns it.
@@ -170,14 +172,31 @@ void bind_tensor(nb::module_& m) {
       .def("fill_", [](nb::object self, Scalar v) { nb::cast<Tensor&>(self).fill_(v); return self; })
       .def("fill_", [](nb::object self, const Tensor& v) { nb::cast<Tensor&>(self).fill_(v); return self; })
       .def("zero_", [](nb::object self) { nb::cast<Tensor&>(self).zero_(); return self; })
-      .def("normal_", [](nb::object self, double mean, double std) {
-        nb::cast<Tensor&>(self).normal_(mean, std);
+      // the random fills take torch's keyword-only generator= (None: the device's default)
+      .def("normal_", [](nb::object self, double mean, double std, OptGenerator g) {
+        detail::normal_from(nb::cast<Tensor&>(self), mean, std, g);
         return self;
-      }, nb::arg("mean") = 0.0, nb::arg("std") = 1.0)
-      .def("uniform_", [](nb::object self, double from, double to) {
-        nb::cast<Tensor&>(self).uniform_(from, to);
+      }, nb::arg("mean") = 0.0, nb::arg("std") = 1.0, nb::kw_only(),
+         nb::arg("generator").none() = nb::none())
+      .def("uniform_", [](nb::object self, double from, double to, OptGenerator g) {
+        detail::uniform_from(nb::cast<Tensor&>(self), from, to, g);
         return self;
-      }, nb::arg("from") = 0.0, nb::arg("to") = 1.0)
+      }, nb::arg("from") = 0.0, nb::arg("to") = 1.0, nb::kw_only(),
+         nb::arg("generator").none() = nb::none())
+      // random_(to), random_(from, to) and random_(): python/tide/_creation.py sorts them out
+      .def("_random_", [](nb::object self, int64_t from, std::optional<int64_t> to,
+                          OptGenerator g) {
+        detail::random_from(nb::cast<Tensor&>(self), from, to, g);
+        return self;
+      }, nb::arg("from"), nb::arg("to").none(), nb::arg("generator").none())
+      .def("_bernoulli_", [](nb::object self, double p, OptGenerator g) {
+        detail::bernoulli_from(nb::cast<Tensor&>(self), p, g);
+        return self;
+      }, nb::arg("p"), nb::arg("generator").none())
+      .def("_bernoulli_", [](nb::object self, const Tensor& p, OptGenerator g) {
+        detail::bernoulli_from(nb::cast<Tensor&>(self), p, g);
+        return self;
+      }, nb::arg("p"), nb::arg("generator").none())
       // ---- reading back (waits for the device: Note [The GIL])
       .def("item", [](const Tensor& t) { return t.item(); }, release_gil())
       .def("tolist", [](const Tensor& t) {

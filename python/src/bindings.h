@@ -10,6 +10,8 @@ namespace tide::python {
 void bind_errors(nanobind::module_& m);
 void bind_dtype(nanobind::module_& m);
 void bind_device(nanobind::module_& m);
+/// tide.Generator and tide.default_generator (bind_generator.cpp).
+void bind_generator(nanobind::module_& m);
 void bind_tensor(nanobind::module_& m);
 /// Called by bind_tensor with the class it made.
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);

@@ -28,7 +28,7 @@ from . import _tensor, _ops, _legacy, _dlpack
 from ._dlpack import from_dlpack, from_numpy
 from ._serialization import save, load
 from ._printing import set_printoptions
-from ._generator import Generator
+from ._generator import Generator, default_generator
 
 # torch's aliases of the dtypes.
 float = float32

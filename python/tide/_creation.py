@@ -1,22 +1,15 @@
 """Issue 25 item 3's creation and random functions under torch's names: eye, logspace,
 tril_indices/triu_indices, meshgrid, empty_strided, randperm, multinomial, normal (the tensor
-mean/std forms), bernoulli, poisson, get_rng_state/set_rng_state, and the `generator=`
-argument of the random ones.
+mean/std forms), bernoulli, poisson, Tensor.random_, get_rng_state/set_rng_state, and the
+`generator=` argument of the random ones.
 
 The C++ functions (tide/matrix_factories.h, tide/sampling.h) do the work on the tensor's
-device; normal is differentiable in its tensor mean and std.
-
-Note [Drawing from a Generator]: a tide.Generator is a seed and a count of draws
-(python/tide/_generator.py). A call given one runs on the cpu, drawing from the default cpu
-generator set to a stream of its own for (seed, draws) and restored afterwards, and its result
-moves to the device: the same generator state gives the same numbers on every device, and the
-default generators' sequences are untouched."""
-
-import contextlib
+device; normal is differentiable in its tensor mean and std. generator= is a tide.Generator
+(tide::Generator), passed to C++, which draws with it on the op's device (Note [Generators] in
+include/tide/generator.h); None draws from the device's default generator."""
 
 from . import _C
 from ._devices import device_arg
-from ._factories import _drawn_with
 
 Tensor = _C.Tensor
 
@@ -29,30 +22,6 @@ def get_rng_state():
 
 def set_rng_state(new_state):
     _C._set_rng_state([int(v) for v in new_state.tolist()])
-
-
-@contextlib.contextmanager
-def _drawing_from(generator):
-    """Within: the default cpu generator at the stream of (generator's seed, its draw count);
-    afterwards: its own state back, and the generator one draw further. Only the cpu's state
-    is set (manual_seed would reseed every device's)."""
-    saved = _C._get_rng_state()
-    seed = (generator.initial_seed() * 0x9E3779B97F4A7C15 + generator._draws) % (1 << 64)
-    generator._draws += 1
-    _C._set_rng_state(list(seed.to_bytes(8, "little")) + [0] * 8)
-    try:
-        yield
-    finally:
-        _C._set_rng_state(saved)
-
-
-def _normal01(shape, device, dtype, generator):
-    from ._factories import randn
-    return randn(*shape, generator=generator, dtype=dtype, device=device)
-
-
-def _finish(t, requires_grad):
-    return t.requires_grad_() if requires_grad else t
 
 
 def _no_out(out, name):
@@ -123,18 +92,12 @@ def _new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_
 
 def randperm(n, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
     _no_out(out, "randperm")
-    if generator is None:
-        return _C._randperm(n, dtype, device_arg(device), requires_grad)
-    perm = _drawn_with(generator, device, lambda cpu: _C._randperm(n, dtype, cpu, False))
-    return _finish(perm, requires_grad)
+    return _C._randperm(n, dtype, device_arg(device), requires_grad, generator)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     _no_out(out, "multinomial")
-    if generator is None:
-        return _C._multinomial(input, num_samples, replacement)
-    return _drawn_with(generator, input.device,
-                       lambda cpu: _C._multinomial(input.to(cpu), num_samples, replacement))
+    return _C._multinomial(input, num_samples, replacement, generator)
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
@@ -146,51 +109,49 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
     if not mean_t and not std_t:
         if size is None:
             raise TypeError("normal() missing required argument 'size' for float mean and std")
-        if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        z = _normal01(list(size), device_arg(device), dtype, generator)
-        return _finish(z * std + mean, requires_grad)
-    if generator is None:
-        return _C._normal(mean, std)
-    # the generator's draws: standard normals on the cpu, scaled on the parameters' device
-    like = mean if mean_t else std
-    if std_t and bool((std < 0).any()):
-        raise RuntimeError("normal expects all elements of std >= 0.0")
-    if not std_t and std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    shape = list(_C.broadcast_tensors(mean, std)[0].shape) if mean_t and std_t else list(like.shape)
-    return _normal01(shape, like.device, like.dtype, generator) * std + mean
+        return _C._normal_sized(float(mean), float(std), list(size), generator, dtype,
+                                device_arg(device), requires_grad)
+    return _C._normal(mean, std, generator)
 
 
 def bernoulli(input, p=None, *, generator=None, out=None):
     """1 with probability input (or p), else 0, in input's dtype."""
     _no_out(out, "bernoulli")
     args = (input,) if p is None else (input, float(p))
-    if generator is None:
-        return _C._bernoulli(*args)
-    return _drawn_with(generator, input.device,
-                       lambda cpu: _C._bernoulli(input.to(cpu), *args[1:]))
+    return _C._bernoulli(*args, generator)
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
-    if isinstance(p, Tensor):
-        draws = bernoulli(p.expand(self.shape).to(_C.float64), generator=generator)
-    else:
-        draws = bernoulli(self, p, generator=generator)
-    self.copy_(draws)
-    return self
+    return self._bernoulli_(p if isinstance(p, Tensor) else float(p), generator)
 
 
 def poisson(input, generator=None):
-    if generator is None:
-        return _C._poisson(input)
-    return _drawn_with(generator, input.device, lambda cpu: _C._poisson(input.to(cpu)))
+    return _C._poisson(input, generator)
+
+
+def _random_(self, *args, generator=None, **kwargs):
+    """torch's Tensor.random_(to), random_(from, to) (to None: up to the dtype's largest
+    integer) and random_(): integers drawn into self."""
+    names = ("from", "to")
+    if len(args) > 2:
+        raise TypeError(f"random_() takes at most 2 positional arguments ({len(args)} given)")
+    bound = dict(zip(names if len(args) == 2 else ("to",), args))
+    for key, value in kwargs.items():
+        if key not in names or key in bound:
+            raise TypeError(f"random_() got an unexpected or repeated keyword argument '{key}'")
+        bound[key] = value
+    if "from" not in bound and "to" not in bound:
+        return self._random_(0, None, generator)
+    if "from" not in bound:
+        return self._random_(0, bound["to"], generator)
+    return self._random_(bound["from"], bound.get("to"), generator)
 
 
 def install(namespace):
     Tensor.multinomial = multinomial
     Tensor.bernoulli = bernoulli
     Tensor.bernoulli_ = _bernoulli_
+    Tensor.random_ = _random_
     Tensor.new_empty_strided = _new_empty_strided
     namespace.update(
         eye=eye, logspace=logspace, tril_indices=tril_indices, triu_indices=triu_indices,

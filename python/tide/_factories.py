@@ -26,15 +26,6 @@ def _check_out(out, name):
         raise TypeError(f"{name}(): out= is not supported by tide; assign the result instead")
 
 
-def _drawn_with(generator, device, make):
-    """make(cpu) under the generator's stream, moved to device (Note [Drawing from a Generator]
-    in _creation.py): the same numbers on every device."""
-    from ._creation import _drawing_from
-    with _drawing_from(generator):
-        t = make(_C.device("cpu"))
-    return t.to(device_arg(device) or _C.get_default_device())
-
-
 def _size_factory(name, make):
     def factory(*size, out=None, dtype=None, device=None, requires_grad=False,
                 pin_memory=False):
@@ -47,17 +38,13 @@ def _size_factory(name, make):
 
 
 def _random_factory(name, make):
-    plain = _size_factory(name, make)
-
+    # generator= goes to C++, which draws on the device (Note [Generators] in
+    # include/tide/generator.h); None draws from the device's default generator.
     def factory(*size, generator=None, out=None, dtype=None, device=None, requires_grad=False,
                 pin_memory=False):
-        if generator is None:
-            return plain(*size, out=out, dtype=dtype, device=device,
-                         requires_grad=requires_grad, pin_memory=pin_memory)
         _check_out(out, name)
-        sizes = _sizes(size, name)
-        t = _drawn_with(generator, device, lambda cpu: make(sizes, dtype, cpu, False, False))
-        return _rg(t.pin_memory() if pin_memory else t, requires_grad)
+        return make(_sizes(size, name), generator, dtype, device_arg(device), requires_grad,
+                    pin_memory)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = (f"tide.{name}(*size, generator=None, dtype=None, device=None, "
                        f"requires_grad=False, pin_memory=False), as torch.{name}")
@@ -87,13 +74,8 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
-    if generator is not None:
-        sizes = _sizes((size,), "randint")
-        t = _drawn_with(generator, device,
-                        lambda cpu: _C._randint(low, high, sizes, dtype, cpu, False))
-        return _rg(t, requires_grad)
-    return _C._randint(low, high, _sizes((size,), "randint"), dtype, device_arg(device),
-                       requires_grad)
+    return _C._randint(low, high, _sizes((size,), "randint"), generator, dtype,
+                       device_arg(device), requires_grad)
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False):
@@ -150,19 +132,20 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return _rg(_C._full_like(input, fill_value, dtype, device_arg(device)), requires_grad)
 
 
-def rand_like(input, *, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._rand_like(input, dtype, device_arg(device)), requires_grad)
+def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._rand_like(input, generator, dtype, device_arg(device)), requires_grad)
 
 
-def randn_like(input, *, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._randn_like(input, dtype, device_arg(device)), requires_grad)
+def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
+    return _rg(_C._randn_like(input, generator, dtype, device_arg(device)), requires_grad)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,
+                 requires_grad=False):
     """torch.randint_like(input, high) or (input, low, high): input's shape, dtype and device
     unless given."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
+    return randint(low, high, tuple(input.shape), generator=generator, dtype=dtype or input.dtype,
                    device=device if device is not None else input.device,
                    requires_grad=requires_grad)

@@ -282,6 +282,14 @@ Tensor rand_like(const Tensor& like, std::optional<TensorOptions> o) {
 Tensor randn_like(const Tensor& like, std::optional<TensorOptions> o) {
   return randn(like.sizes(), like_options(like, o));
 }
+Tensor rand_like(const Tensor& like, std::optional<Generator> generator,
+                 std::optional<TensorOptions> o) {
+  return rand(like.sizes(), std::move(generator), like_options(like, o));
+}
+Tensor randn_like(const Tensor& like, std::optional<Generator> generator,
+                  std::optional<TensorOptions> o) {
+  return randn(like.sizes(), std::move(generator), like_options(like, o));
+}
 
 // options() carries no requires_grad, so the new_* family goes straight to empty_with and
 // names itself in size errors.

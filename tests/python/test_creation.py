@@ -1,7 +1,7 @@
 """Issue 25 item 3 from Python: meshgrid, empty_strided, the random functions of tensors
 (randperm, multinomial, normal's tensor forms, bernoulli, poisson) and the generator=
-argument (Note [Drawing from a Generator] in python/tide/_creation.py), on the cpu and a
-simulated GPU. eye, logspace and tril/triu_indices are checked against torch in
+argument (Note [Generators] in include/tide/generator.h; more in test_generator.py), on the
+cpu and a simulated GPU. eye, logspace and tril/triu_indices are checked against torch in
 test_shapes.py; the C++ distributions in tests/device/sampling_test.cpp."""
 
 import pytest
@@ -71,7 +71,7 @@ def test_generator_reproduces_draws_and_leaves_the_default_stream(device):
                 tide.poisson(tide.full((3,), 2.0, device=device), generator=g).tolist(),
                 tide.normal(tide.zeros(3, device=device), 1.0, generator=g).tolist()]
 
-    g = tide.Generator().manual_seed(123)
+    g = tide.Generator(device).manual_seed(123)
     first = draws(g)
     assert first[0] != tide.rand(4, generator=g, device=device).tolist()  # the stream moves on
     tide.manual_seed(9)
