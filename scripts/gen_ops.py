@@ -61,6 +61,7 @@ class Arg:
         "int[2]": "IntArrayRef",  # one int stands for both dims, as torch's int[2]
         "PaddingMode": "PaddingMode",  # conv's padding="same"/"valid" (tide/padding_mode.h)
         "int?": "std::optional<int64_t>",
+        "int[1]?": "std::optional<std::vector<int64_t>>",  # linalg.norm's dim: None or dims
         "float": "double",  # as libtorch
         "float?": "std::optional<double>",
         "Reduction": "Reduction",  # tide::Reduction (tide/ops.h)
@@ -75,7 +76,8 @@ class Arg:
     # Defaults whose C++ spelling depends on the type.
     TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",
                       ("Reduction", "None"): "Reduction::None", ("Reduction", "Sum"): "Reduction::Sum",
-                      ("int[]", "[]"): "{}", ("int[]", "[0,1]"): "{0, 1}"}
+                      ("int[]", "[]"): "{}", ("int[]", "[0,1]"): "{0, 1}",
+                      ("int[]", "[-2,-1]"): "{-2, -1}"}
 
     def __init__(self, text, kw_only):
         m = re.fullmatch(r"(\S+) (\w+)(?:=(\S+))?", text.strip())

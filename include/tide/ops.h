@@ -321,6 +321,19 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::vector<int64_t> dim
                                     std::optional<int64_t> correction, bool keepdim = false);
 Tensor linalg_vector_norm(const Tensor& self, Scalar ord = 2, std::vector<int64_t> dim = {},
                           bool keepdim = false, std::optional<Dtype> dtype = std::nullopt);
+/// The matrix norm over two dims: ord 1, -1, inf or -inf (Note [Matrix norms]).
+Tensor linalg_matrix_norm(const Tensor& self, Scalar ord, std::vector<int64_t> dim = {-2, -1},
+                          bool keepdim = false, std::optional<Dtype> dtype = std::nullopt);
+Tensor linalg_matrix_norm(const Tensor& self, const std::string& ord = "fro",
+                          std::vector<int64_t> dim = {-2, -1}, bool keepdim = false,
+                          std::optional<Dtype> dtype = std::nullopt);
+/// A vector norm over one dim (over every element when ord and dim are None), a matrix norm over two (Note [Matrix norms]).
+Tensor linalg_norm(const Tensor& self, std::optional<Scalar> ord = std::nullopt,
+                   std::optional<std::vector<int64_t>> dim = std::nullopt, bool keepdim = false,
+                   std::optional<Dtype> dtype = std::nullopt);
+Tensor linalg_norm(const Tensor& self, const std::string& ord,
+                   std::optional<std::vector<int64_t>> dim = std::nullopt, bool keepdim = false,
+                   std::optional<Dtype> dtype = std::nullopt);
 Tensor norm(const Tensor& self, Scalar p = 2);
 Tensor norm(const Tensor& self, std::optional<Scalar> p, std::vector<int64_t> dim,
             bool keepdim = false);
@@ -476,6 +489,9 @@ Tensor row_stack(const std::vector<Tensor>& tensors);
 Tensor dstack(const std::vector<Tensor>& tensors);
 /// hstack with 0-D and 1-D tensors as columns.
 Tensor column_stack(const std::vector<Tensor>& tensors);
+/// The coordinate grids of 0-D and 1-D tensors, as expanded views: "ij" (matrix indexing) or "xy" (the first two swapped).
+std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors,
+                             const std::string& indexing = "ij");
 /// self with the elements above the diagonal-th diagonal of its last two dims zeroed.
 Tensor tril(const Tensor& self, int64_t diagonal = 0);
 /// self with the elements below the diagonal-th diagonal of its last two dims zeroed.

@@ -163,6 +163,31 @@ void bind_reductions(nb::class_<Tensor>& t) {
           },
           nb::arg("ord") = 2, nb::arg("dim").none() = nb::none(), nb::arg("keepdim") = false,
           nb::kw_only(), nb::arg("dtype").none() = nb::none())
+      // torch.linalg.matrix_norm and norm (python/tide/linalg.py): ord a number or a string.
+      .def(
+          "_matrix_norm",
+          [](T a, nb::handle ord, nb::handle dim, bool keepdim, std::optional<Dtype> dtype) {
+            const std::vector<int64_t> dims = dims_of(dim, "linalg.matrix_norm(): dim");
+            if (nb::isinstance<nb::str>(ord)) {
+              return linalg_matrix_norm(a, nb::cast<std::string>(ord), dims, keepdim, dtype);
+            }
+            return linalg_matrix_norm(a, nb::cast<Scalar>(ord), dims, keepdim, dtype);
+          },
+          nb::arg("ord"), nb::arg("dim"), nb::arg("keepdim"), nb::arg("dtype").none())
+      .def(
+          "_linalg_norm",
+          [](T a, nb::handle ord, nb::handle dim, bool keepdim, std::optional<Dtype> dtype) {
+            std::optional<std::vector<int64_t>> dims;
+            if (!dim.is_none()) dims = dims_of(dim, "linalg.norm(): dim");
+            if (nb::isinstance<nb::str>(ord)) {
+              return linalg_norm(a, nb::cast<std::string>(ord), dims, keepdim, dtype);
+            }
+            std::optional<Scalar> p;
+            if (!ord.is_none()) p = nb::cast<Scalar>(ord);
+            return linalg_norm(a, p, dims, keepdim, dtype);
+          },
+          nb::arg("ord").none(), nb::arg("dim").none(), nb::arg("keepdim"),
+          nb::arg("dtype").none())
       .def(
           "logsumexp",
           [](T a, nb::handle dim, bool keepdim) {

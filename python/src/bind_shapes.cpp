@@ -97,6 +97,9 @@ void bind_shapes(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("_einsum", &tide::einsum);
   m.def("_tensordot", &tide::tensordot);
   m.def("_linalg_cross", &tide::linalg_cross);
+  m.def("_meshgrid", [](const std::vector<Tensor>& tensors, const std::string& indexing) {
+    return tide::meshgrid(tensors, indexing);
+  }, nb::arg("tensors"), nb::arg("indexing"));
   m.def("broadcast_tensors", [](nb::args tensors) {
     std::vector<Tensor> ts;
     for (nb::handle h : tensors) ts.push_back(nb::cast<Tensor>(h));

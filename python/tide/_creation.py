@@ -10,6 +10,8 @@ include/tide/generator.h); None draws from the device's default generator."""
 
 from . import _C
 from ._devices import device_arg
+from ._factories import _written_into
+from ._ops import _into_out
 
 Tensor = _C.Tensor
 
@@ -24,20 +26,18 @@ def set_rng_state(new_state):
     _C._set_rng_state([int(v) for v in new_state.tolist()])
 
 
-def _no_out(out, name):
-    if out is not None:
-        raise TypeError(f"{name}(): out= is not supported by tide; assign the result instead")
-
-
 def eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False):
     """The (n, m) identity: ones on the main diagonal."""
-    _no_out(out, "eye")
+    if out is not None:
+        return _written_into(out, "eye", dtype, lambda dt, dev: _C._eye(n, m, dt, dev, False))
     return _C._eye(n, m, dtype, device_arg(device), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, device=None,
              requires_grad=False):
-    _no_out(out, "logspace")
+    if out is not None:
+        return _written_into(out, "logspace", dtype, lambda dt, dev: _C._logspace(
+            start, end, steps, base, dt, dev, False))
     return _C._logspace(start, end, steps, base, dtype, device_arg(device), requires_grad)
 
 
@@ -51,31 +51,10 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None):
 
 def meshgrid(*tensors, indexing=None):
     """The coordinate grids of 0-D or 1-D tensors: 'ij' (matrix indexing, torch's default) or
-    'xy' (the first two dims swapped). The grids are expanded views, as torch's."""
+    'xy' (the first two dims swapped), as expanded views: C++'s meshgrid."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
-    if indexing is None:
-        indexing = "ij"
-    if indexing not in ("ij", "xy"):
-        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
-                           f"received: {indexing}")
-    for t in tensors:
-        if t.dim() > 1:
-            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
-                               f"got: {t.dim()}D")
-    ts = [t.reshape(-1) for t in tensors]
-    swap = indexing == "xy" and len(ts) >= 2
-    if swap:
-        ts[0], ts[1] = ts[1], ts[0]
-    shape = [t.numel() for t in ts]
-    out = []
-    for i, t in enumerate(ts):
-        view = [1] * len(ts)
-        view[i] = -1
-        out.append(t.reshape(view).expand(shape))
-    if swap:
-        out[0], out[1] = out[1], out[0]
-    return tuple(out)
+    return tuple(_C._meshgrid(list(tensors), "ij" if indexing is None else indexing))
 
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False,
@@ -91,34 +70,39 @@ def _new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_
 
 
 def randperm(n, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
-    _no_out(out, "randperm")
+    if out is not None:
+        return _written_into(out, "randperm", dtype,
+                             lambda dt, dev: _C._randperm(n, dt, dev, False, generator))
     return _C._randperm(n, dtype, device_arg(device), requires_grad, generator)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
-    _no_out(out, "multinomial")
-    return _C._multinomial(input, num_samples, replacement, generator)
+    result = _C._multinomial(input, num_samples, replacement, generator)
+    return result if out is None else _into_out("multinomial", result, out, "same")
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
            requires_grad=False):
     """torch.normal's forms: (Tensor mean, Tensor std), (Tensor mean, float std), (float mean,
     Tensor std) with the broadcast shape, and (float mean, float std, size)."""
-    _no_out(out, "normal")
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mean_t and not std_t:
         if size is None:
             raise TypeError("normal() missing required argument 'size' for float mean and std")
+        if out is not None:
+            return _written_into(out, "normal", dtype, lambda dt, dev: _C._normal_sized(
+                float(mean), float(std), list(size), generator, dt, dev, False))
         return _C._normal_sized(float(mean), float(std), list(size), generator, dtype,
                                 device_arg(device), requires_grad)
-    return _C._normal(mean, std, generator)
+    result = _C._normal(mean, std, generator)
+    return result if out is None else _into_out("normal", result, out, "same")
 
 
 def bernoulli(input, p=None, *, generator=None, out=None):
     """1 with probability input (or p), else 0, in input's dtype."""
-    _no_out(out, "bernoulli")
     args = (input,) if p is None else (input, float(p))
-    return _C._bernoulli(*args, generator)
+    result = _C._bernoulli(*args, generator)
+    return result if out is None else _into_out("bernoulli", result, out, "any")
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):

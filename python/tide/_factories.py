@@ -21,16 +21,31 @@ def _rg(t, requires_grad):
     return t.requires_grad_() if requires_grad else t
 
 
-def _check_out(out, name):
-    if out is not None:
-        raise TypeError(f"{name}(): out= is not supported by tide; assign the result instead")
+def _written_into(out, name, dtype, make):
+    """torch's out= on a factory: the values made by make(dtype, device) in out's dtype (a
+    dtype= that differs is refused, as torch) on out's device, then written into out, which is
+    resized without a warning, as torch's factories resize it."""
+    if not isinstance(out, _C.Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if dtype is not None and dtype != out.dtype:
+        raise _C.Error(f"[{name}] dtype {dtype} does not match dtype of out parameter "
+                       f"({out.dtype}); drop dtype= or give out that dtype")
+    result = make(out.dtype, out.device)
+    if tuple(out.shape) == tuple(result.shape):
+        out.copy_(result)
+    else:
+        out.data = result
+    return out
 
 
 def _size_factory(name, make):
     def factory(*size, out=None, dtype=None, device=None, requires_grad=False,
                 pin_memory=False):
-        _check_out(out, name)
-        return make(_sizes(size, name), dtype, device_arg(device), requires_grad, pin_memory)
+        sizes = _sizes(size, name)
+        if out is not None:
+            return _written_into(out, name, dtype,
+                                 lambda dt, dev: make(sizes, dt, dev, False, False))
+        return make(sizes, dtype, device_arg(device), requires_grad, pin_memory)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = (f"tide.{name}(*size, dtype=None, device=None, requires_grad=False, "
                        f"pin_memory=False), as torch.{name}")
@@ -42,9 +57,11 @@ def _random_factory(name, make):
     # include/tide/generator.h); None draws from the device's default generator.
     def factory(*size, generator=None, out=None, dtype=None, device=None, requires_grad=False,
                 pin_memory=False):
-        _check_out(out, name)
-        return make(_sizes(size, name), generator, dtype, device_arg(device), requires_grad,
-                    pin_memory)
+        sizes = _sizes(size, name)
+        if out is not None:
+            return _written_into(out, name, dtype,
+                                 lambda dt, dev: make(sizes, generator, dt, dev, False, False))
+        return make(sizes, generator, dtype, device_arg(device), requires_grad, pin_memory)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = (f"tide.{name}(*size, generator=None, dtype=None, device=None, "
                        f"requires_grad=False, pin_memory=False), as torch.{name}")
@@ -60,12 +77,14 @@ randn = _random_factory("randn", _C._randn)
 
 def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False,
          pin_memory=False):
-    _check_out(out, "full")
-    return _C._full(_sizes((size,), "full"), fill_value, dtype, device_arg(device),
-                    requires_grad, pin_memory)
+    sizes = _sizes((size,), "full")
+    if out is not None:
+        return _written_into(out, "full", dtype,
+                             lambda dt, dev: _C._full(sizes, fill_value, dt, dev, False, False))
+    return _C._full(sizes, fill_value, dtype, device_arg(device), requires_grad, pin_memory)
 
 
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, device=None,
             requires_grad=False):
     # torch.randint(high, size), torch.randint(high, size=...) and randint(low, high, size)
     if size is None:
@@ -74,19 +93,26 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
-    return _C._randint(low, high, _sizes((size,), "randint"), generator, dtype,
-                       device_arg(device), requires_grad)
+    sizes = _sizes((size,), "randint")
+    if out is not None:
+        return _written_into(out, "randint", dtype, lambda dt, dev: _C._randint(
+            low, high, sizes, generator, dt, dev, False))
+    return _C._randint(low, high, sizes, generator, dtype, device_arg(device), requires_grad)
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False):
-    _check_out(out, "arange")
     if end is None:
         start, end = 0, start
+    if out is not None:
+        return _written_into(out, "arange", dtype,
+                             lambda dt, dev: _C._arange(start, end, step, dt, dev, False))
     return _C._arange(start, end, step, dtype, device_arg(device), requires_grad)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False):
-    _check_out(out, "linspace")
+    if out is not None:
+        return _written_into(out, "linspace", dtype,
+                             lambda dt, dev: _C._linspace(start, end, steps, dt, dev, False))
     return _C._linspace(start, end, steps, dtype, device_arg(device), requires_grad)
 
 

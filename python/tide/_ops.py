@@ -65,7 +65,7 @@ _INPLACE_FUNCTIONS = [
 # entry here when the op table gains it. Values are torch 1.13's dtype rule for the op (each
 # read off torch itself: tests/python/test_out.py checks them against it): "same" ops refuse
 # an out of another dtype, "cast" ops accept any dtype the result can be cast to (torch's
-# canCast), and "dtype" ops (cumsum, cumprod, prod) compute in out's dtype, as their dtype=
+# canCast), "any" ones (bernoulli's 0s and 1s) write into any dtype, and "dtype" ops (cumsum, cumprod, prod) compute in out's dtype, as their dtype=
 # argument does, so the values are those of op(..., dtype=out.dtype). Ops with several
 # results (sort, topk, ...) take a tuple of outs, each of its result's dtype.
 _OUT_BY_COPY = {
@@ -113,7 +113,7 @@ def _into_out(name, result, out, rule):
     if rule == "same" and out.dtype != result.dtype:
         raise _C.Error(f"[{name}] Expected out tensor to have dtype {result.dtype}, but got "
                        f"{out.dtype} instead; give out the result's dtype")
-    if not _can_cast(result.dtype, out.dtype):
+    if rule != "any" and not _can_cast(result.dtype, out.dtype):
         raise _C.Error(f"[{name}] result type {result.dtype} can't be cast to the desired "
                        f"output type {out.dtype}")
     if out.shape == result.shape:

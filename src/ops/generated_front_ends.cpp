@@ -1718,6 +1718,28 @@ Tensor linalg_vector_norm(const Tensor& self, Scalar ord, std::vector<int64_t> d
   return detail::plain_linalg_vector_norm(self, ord, dim, keepdim, dtype);
 }
 
+Tensor linalg_matrix_norm(const Tensor& self, Scalar ord, std::vector<int64_t> dim, bool keepdim,
+                          std::optional<Dtype> dtype) {
+  return detail::plain_linalg_matrix_norm(self, ord, dim, keepdim, dtype);
+}
+
+Tensor linalg_matrix_norm(const Tensor& self, const std::string& ord, std::vector<int64_t> dim,
+                          bool keepdim, std::optional<Dtype> dtype) {
+  return detail::plain_linalg_matrix_norm(self, ord, dim, keepdim, dtype);
+}
+
+Tensor linalg_norm(const Tensor& self, std::optional<Scalar> ord,
+                   std::optional<std::vector<int64_t>> dim, bool keepdim,
+                   std::optional<Dtype> dtype) {
+  return detail::plain_linalg_norm(self, ord, dim, keepdim, dtype);
+}
+
+Tensor linalg_norm(const Tensor& self, const std::string& ord,
+                   std::optional<std::vector<int64_t>> dim, bool keepdim,
+                   std::optional<Dtype> dtype) {
+  return detail::plain_linalg_norm(self, ord, dim, keepdim, dtype);
+}
+
 Tensor norm(const Tensor& self, Scalar p) {
   return detail::plain_norm(self, p);
 }
@@ -2085,6 +2107,10 @@ Tensor dstack(const std::vector<Tensor>& tensors) {
 
 Tensor column_stack(const std::vector<Tensor>& tensors) {
   return detail::plain_column_stack(tensors);
+}
+
+std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, const std::string& indexing) {
+  return detail::plain_meshgrid(tensors, indexing);
 }
 
 Tensor tril(const Tensor& self, int64_t diagonal) {

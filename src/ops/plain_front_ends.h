@@ -100,6 +100,17 @@ std::tuple<Tensor, Tensor> plain_std_mean(const Tensor& self, const std::vector<
                                           std::optional<int64_t> correction, bool keepdim);
 Tensor plain_linalg_vector_norm(const Tensor& self, Scalar ord, const std::vector<int64_t>& dim,
                                 bool keepdim, std::optional<Dtype> dtype);
+Tensor plain_linalg_matrix_norm(const Tensor& self, Scalar ord, const std::vector<int64_t>& dim,
+                                bool keepdim, std::optional<Dtype> dtype);
+Tensor plain_linalg_matrix_norm(const Tensor& self, const std::string& ord,
+                                const std::vector<int64_t>& dim, bool keepdim,
+                                std::optional<Dtype> dtype);
+Tensor plain_linalg_norm(const Tensor& self, std::optional<Scalar> ord,
+                         std::optional<std::vector<int64_t>> dim, bool keepdim,
+                         std::optional<Dtype> dtype);
+Tensor plain_linalg_norm(const Tensor& self, const std::string& ord,
+                         std::optional<std::vector<int64_t>> dim, bool keepdim,
+                         std::optional<Dtype> dtype);
 Tensor plain_norm(const Tensor& self, Scalar p);
 Tensor plain_norm(const Tensor& self, std::optional<Scalar> p, const std::vector<int64_t>& dim,
                   bool keepdim);
@@ -198,6 +209,7 @@ Tensor plain_vstack(const std::vector<Tensor>& tensors);
 Tensor plain_row_stack(const std::vector<Tensor>& tensors);
 Tensor plain_dstack(const std::vector<Tensor>& tensors);
 Tensor plain_column_stack(const std::vector<Tensor>& tensors);
+std::vector<Tensor> plain_meshgrid(const std::vector<Tensor>& tensors, const std::string& indexing);
 Tensor plain_tril(const Tensor& self, int64_t diagonal);
 Tensor plain_triu(const Tensor& self, int64_t diagonal);
 Tensor& plain_tril_(Tensor& self, int64_t diagonal);

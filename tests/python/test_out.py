@@ -236,3 +236,53 @@ def test_a_dtype_op_computes_in_outs_dtype():
     assert out.tolist() == [0, 0]
     with pytest.raises(tide.Error, match="tide.bool is not implemented"):
         tide.cumsum(tide.ones(2), 0, out=tide.empty(0, dtype=tide.bool))
+
+
+_FACTORIES = {
+    "zeros": lambda m, o, **kw: m.zeros(2, 3, out=o, **kw),
+    "ones": lambda m, o, **kw: m.ones((2,), out=o, **kw),
+    "empty": lambda m, o, **kw: m.empty(4, out=o, **kw).zero_(),
+    "full": lambda m, o, **kw: m.full((2, 2), 3, out=o, **kw),
+    "arange": lambda m, o, **kw: m.arange(1, 7, 2, out=o, **kw),
+    "linspace": lambda m, o, **kw: m.linspace(0, 1, 5, out=o, **kw),
+    "logspace": lambda m, o, **kw: m.logspace(0, 2, 3, out=o, **kw),
+    "eye": lambda m, o, **kw: m.eye(2, 3, out=o, **kw),
+}
+
+
+@pytest.mark.parametrize("out_dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("name", sorted(_FACTORIES))
+def test_factories_write_into_out_in_its_dtype_as_torchs(name, out_dtype, device):
+    torch = pytest.importorskip("torch")
+    want = _FACTORIES[name](torch, torch.empty(1, dtype=getattr(torch, out_dtype)))
+    out = tide.empty(1, dtype=getattr(tide, out_dtype), device=device)
+    got = _FACTORIES[name](tide, out)
+    assert got is out and str(out.device) == str(tide.device(device))
+    assert tuple(out.shape) == tuple(want.shape) and str(out.dtype)[5:] == str(want.dtype)[5:]
+    assert out.reshape(-1).tolist() == pytest.approx(want.reshape(-1).tolist(), rel=1e-6)
+    with pytest.raises(tide.Error, match="does not match dtype of out parameter"):
+        other = tide.int32 if out_dtype != "int32" else tide.int64
+        _FACTORIES[name](tide, tide.empty(0, dtype=getattr(tide, out_dtype)), dtype=other)
+
+
+def test_random_factories_and_samplers_write_into_out(device):
+    gen = tide.Generator(device).manual_seed(3)
+    out = tide.empty(0, device=device)
+    assert tide.rand(2, 3, out=out, generator=gen) is out and out.shape == (2, 3)
+    assert tide.randn(4, out=out) is out and out.shape == (4,)
+    ints = tide.empty(0, dtype=tide.int64, device=device)
+    tide.randint(0, 5, (6,), out=ints)
+    assert ints.shape == (6,) and all(0 <= v < 5 for v in ints.tolist())
+    tide.randperm(5, out=ints)
+    assert sorted(ints.tolist()) == [0, 1, 2, 3, 4]
+    probs = tide.tensor([0.0, 1.0, 0.0, 0.0], device=device)
+    tide.multinomial(probs, 1, out=ints)
+    assert ints.tolist() == [1]
+    with pytest.raises(tide.Error, match="Expected out tensor to have dtype tide.int64"):
+        tide.multinomial(probs, 1, out=tide.empty(0, device=device))
+    flags = tide.empty(0, dtype=tide.int64, device=device)
+    tide.bernoulli(tide.tensor([0.0, 1.0], device=device), out=flags)  # any dtype, as torch
+    assert flags.tolist() == [0, 1]
+    sized = tide.empty(0, dtype=tide.float64, device=device)
+    tide.normal(0.0, 1.0, (3,), out=sized)
+    assert sized.shape == (3,) and sized.dtype == tide.float64
