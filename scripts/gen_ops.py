@@ -766,10 +766,15 @@ class Derivative:
         captures = ", ".join(a.name for a in self.scalars)
         extra = "".join(f", {a.name}" for a in self.scalars)
         inputs = ", ".join(f"&{t}" for t, _ in self.formulas)
-        return [f'  auto node = make_node("{self.op.node_name}", {{{inputs}}},',
-                f"                        [{captures}](const Tensor& grad, const Saved& s) {{",
-                f"                          return {self.function}(grad, s{extra});",
-                "                        });"]
+        lines = [f'  auto node = make_node("{self.op.node_name}", {{{inputs}}},',
+                 f"                        [{captures}](const Tensor& grad, const Saved& s) {{",
+                 f"                          return {self.function}(grad, s{extra});",
+                 "                        });"]
+        # A formula calling an internal (detail::) op records nothing under create_graph: its
+        # node raises if a second backward reaches it (Note [create_graph] in autograd/engine.h).
+        if any(f and "detail::" in f for _, f in self.formulas):
+            lines.append("  if (node) node->set_once_differentiable();")
+        return lines
 
 
 def traced_function(op):
@@ -797,7 +802,7 @@ def traced_inplace(op):
     if d.saved:
         lines.append("  if (node) {")
         for t in d.saved:
-            value = "untraced([&] { return self.clone(); })" if t == "self" else t
+            value = "original_self(self)" if t == "self" else t
             lines.append(f"    node->save({value});" + ("  // self before the write" if t == "self" else ""))
         lines.append("  }")
     lines.append(f"  untraced([&] {{ return &detail::{op.cpp_name}({op.call_args()}); }});")

@@ -4,6 +4,7 @@
 // tensor.h; custom functions in custom_function.h.
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "tide/removable_handle.h"
@@ -42,15 +43,20 @@ namespace autograd {
 /// The gradients of `outputs` w.r.t. `inputs` (torch.autograd.grad), without touching any
 /// leaf's grad(). grad_outputs: one per output (undefined: ones for a scalar output).
 /// allow_unused: an input the outputs do not depend on gets an undefined gradient (else raises).
+/// create_graph: the gradients carry a graph of their own, for double backward (a gradient
+/// penalty, a Hessian-vector product); retain_graph then defaults to true, as torch.
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
-                         const std::vector<Tensor>& grad_outputs = {}, bool retain_graph = false,
-                         bool allow_unused = false);
+                         const std::vector<Tensor>& grad_outputs = {},
+                         std::optional<bool> retain_graph = std::nullopt,
+                         bool allow_unused = false, bool create_graph = false);
 
 /// Accumulates the gradients of `tensors` (torch.autograd.backward) into the leaves' grad(),
 /// or only into `inputs`' when given (leaves or non-leaves). grad_tensors: one per tensor
-/// (undefined: ones for a one-element tensor).
+/// (undefined: ones for a one-element tensor). create_graph: the accumulated gradients carry a
+/// graph (retain_graph then defaults to true), as torch.
 void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors = {},
-              bool retain_graph = false, const std::vector<Tensor>& inputs = {});
+              std::optional<bool> retain_graph = std::nullopt,
+              const std::vector<Tensor>& inputs = {}, bool create_graph = false);
 
 /// Calls `hook(grad)` with t's gradient each time a backward computes it, before the gradient
 /// is used (torch's Tensor.register_hook): a defined result replaces the gradient. Hooks run in

@@ -726,8 +726,11 @@ class Tensor {
   Tensor grad() const;
   /// The gradient slot itself (torch's mutable_grad): optimizers and zero_grad assign to it.
   Tensor& mutable_grad() const;
-  /// Computes the gradient of this tensor w.r.t. the graph's leaves and accumulates it in them.
-  void backward(const Tensor& gradient = {}, bool retain_graph = false) const;
+  /// Computes the gradient of this tensor w.r.t. the graph's leaves and accumulates it in them
+  /// (only in `inputs` when given). create_graph: the gradients carry a graph (double
+  /// backward); retain_graph defaults to create_graph, as torch.
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false, const std::vector<Tensor>& inputs = {}) const;
   /// Whether the tensor is a leaf of the graph (created by the user, not by a recorded op).
   bool is_leaf() const;
   /// The same data (shared storage and version counter), outside of any graph.

@@ -160,25 +160,28 @@ void bind_autograd(nb::module_& m, nb::class_<Tensor>& tensor) {
 
   a.def("grad",
         [](const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
-           const std::vector<OptTensor>& grad_outputs, bool retain_graph, bool allow_unused) {
+           const std::vector<OptTensor>& grad_outputs, bool retain_graph, bool allow_unused,
+           bool create_graph) {
           std::vector<Tensor> grads = from_optional(grad_outputs);
           std::vector<Tensor> result;
           {
             nb::gil_scoped_release release;
-            result = autograd::grad(outputs, inputs, grads, retain_graph, allow_unused);
+            result = autograd::grad(outputs, inputs, grads, retain_graph, allow_unused,
+                                    create_graph);
           }
           return to_optional(result);
         },
         nb::arg("outputs"), nb::arg("inputs"), nb::arg("grad_outputs"), nb::arg("retain_graph"),
-        nb::arg("allow_unused"));
+        nb::arg("allow_unused"), nb::arg("create_graph") = false);
   a.def("backward",
         [](const std::vector<Tensor>& tensors, const std::vector<OptTensor>& grad_tensors,
-           bool retain_graph, const std::vector<Tensor>& inputs) {
+           bool retain_graph, const std::vector<Tensor>& inputs, bool create_graph) {
           std::vector<Tensor> grads = from_optional(grad_tensors);
           nb::gil_scoped_release release;
-          autograd::backward(tensors, grads, retain_graph, inputs);
+          autograd::backward(tensors, grads, retain_graph, inputs, create_graph);
         },
-        nb::arg("tensors"), nb::arg("grad_tensors"), nb::arg("retain_graph"), nb::arg("inputs"));
+        nb::arg("tensors"), nb::arg("grad_tensors"), nb::arg("retain_graph"), nb::arg("inputs"),
+        nb::arg("create_graph") = false);
 
   a.def("_set_anomaly_enabled", &autograd::AnomalyMode::set_enabled, nb::arg("enabled"));
   a.def("_is_anomaly_enabled", &autograd::AnomalyMode::is_enabled);

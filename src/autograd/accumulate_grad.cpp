@@ -18,7 +18,13 @@ std::vector<Tensor> AccumulateGrad::apply(const Tensor& grad) {
   std::lock_guard<std::mutex> lock(mutex_);
   AutogradMeta& meta = materialize_meta(variable_);
   Tensor& slot = meta.grad;
-  if (!slot.defined()) {
+  if (GradMode::is_enabled()) {
+    // create_graph (Note [create_graph] in autograd/engine.h): grad() becomes a recorded
+    // function of the gradient, so a second backward can differentiate it, as torch: a copy
+    // the first time, then the out-of-place sum (an in-place add would rewrite the history of
+    // the grad() a user may hold).
+    slot = slot.defined() ? slot + grad : grad.clone();
+  } else if (!slot.defined()) {
     // Keep the incoming tensor when nothing else can see it (the engine's buffer was its only
     // handle and it owns its storage); otherwise copy, so that grad() never aliases a user's
     // gradient or another tensor (torch's rule).

@@ -106,13 +106,16 @@ struct FunctionRecorder {
   /// Turns the tensors save_for_backward got into SavedVariables once the outputs are known:
   /// an output is saved as this node's (raw: forward's own tensors; wrapped: what apply returns).
   static void seal(AutogradContext& ctx, const std::vector<Tensor>& raw,
-                   const std::vector<Tensor>& wrapped, const char* node_name) {
+                   const std::vector<Tensor>& wrapped, Node* node) {
     ctx.saved_.clear();
     for (const Tensor& t : ctx.to_save_) {
       size_t j = 0;
       while (j < raw.size() && !(t.defined() && raw[j].defined() && raw[j].impl() == t.impl())) ++j;
-      if (j < raw.size() && node_name) {
-        ctx.saved_.emplace_back(wrapped[j], node_name, static_cast<uint32_t>(j));
+      const AutogradMeta* out_meta = j < raw.size() ? meta_of(wrapped[j]) : nullptr;
+      if (node && out_meta && out_meta->grad_fn.get() == node) {
+        // Held weakly: the node holds this context (Note [Saved outputs and double backward]).
+        ctx.saved_.emplace_back(wrapped[j], node->weak_from_this(), node->name(),
+                                static_cast<uint32_t>(j));
         continue;
       }
       const AutogradMeta* meta = meta_of(t);
@@ -247,7 +250,7 @@ std::vector<Tensor> apply_function(const std::string& name,
     if (out.impl()->view_base) out.impl()->view_version = out.storage().version();
     if (out.is_cuda() && !node->stream) node->stream = cuda::current_stream(out.device().index());
   }
-  FunctionRecorder::seal(*ctx, raw, wrapped, node->name());
+  FunctionRecorder::seal(*ctx, raw, wrapped, node.get());
   return wrapped;
 }
 

@@ -201,7 +201,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& outputs,
              " (one per output) "
              "but got ",
              grad_outputs.size());
-  NoGradGuard no_grad;  // backward functions are not recorded (no create_graph)
+  AutoGradMode grad_mode(options.create_graph);  // Note [create_graph]
   GraphTask task;
   std::vector<std::function<void()>> callbacks;
   CallbacksScope callbacks_scope(&callbacks);
@@ -359,18 +359,21 @@ void queue_callback(std::function<void()> callback) {
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
-                         const std::vector<Tensor>& grad_outputs, bool retain_graph,
-                         bool allow_unused) {
+                         const std::vector<Tensor>& grad_outputs, std::optional<bool> retain_graph,
+                         bool allow_unused, bool create_graph) {
   BackwardOptions options;
-  options.retain_graph = retain_graph;
+  options.retain_graph = retain_graph.value_or(create_graph);  // torch's default
   options.allow_unused = allow_unused;
+  options.create_graph = create_graph;
   return run_backward(outputs, grad_outputs, options, &inputs, "autograd::grad");
 }
 
 void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors,
-              bool retain_graph, const std::vector<Tensor>& inputs) {
+              std::optional<bool> retain_graph, const std::vector<Tensor>& inputs,
+              bool create_graph) {
   BackwardOptions options;
-  options.retain_graph = retain_graph;
+  options.retain_graph = retain_graph.value_or(create_graph);  // torch's default
+  options.create_graph = create_graph;
   if (inputs.empty()) {
     run_backward(tensors, grad_tensors, options, nullptr, "autograd::backward");
     return;

@@ -15,6 +15,16 @@
 // were summed on their stream (torch's leaf streams). So work the caller enqueues afterwards
 // (reading grad() or the returned gradients, an optimizer step) is ordered after the backward
 // kernels, without blocking the host.
+//
+// Note [create_graph]: as torch (GradMode is set to create_graph for the whole pass), the engine
+// runs every backward function, every gradient sum and every check of a gradient's shape or
+// dtype with grad mode on when create_graph, off otherwise. Derivative formulas are written with
+// the public ops (autograd/traced_*.cpp), so they record themselves like any forward code, and
+// the saved tensors they read keep their history (Note [Saved outputs and double backward] in
+// autograd/saved_variable.h). A node whose backward runs a kernel that records nothing is
+// marked once-differentiable (FunctionNode::set_once_differentiable): its gradients then lead
+// to a node that raises if a second backward reaches it, instead of being silently constant.
+// AccumulateGrad keeps the graph too: grad() becomes the recorded sum, never an in-place add.
 // The engine runs on the calling thread: nodes enqueue asynchronously on their streams, so one
 // thread suffices to keep several devices busy.
 
@@ -27,6 +37,9 @@ namespace tide::autograd {
 
 struct BackwardOptions {
   bool retain_graph = false;
+  /// Run the backward functions with grad mode on, so the gradients carry a graph of their own
+  /// (double backward; Note [create_graph]).
+  bool create_graph = false;
   /// An input the outputs do not depend on gets an undefined gradient instead of an error.
   bool allow_unused = false;
   /// backward(inputs=): accumulate into the inputs' grad() and return nothing.

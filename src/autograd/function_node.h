@@ -15,6 +15,8 @@
 
 #include "autograd/node.h"
 #include "autograd/saved_variable.h"
+#include "tide/autograd.h"
+#include "tide/macros.h"
 
 namespace tide::autograd {
 
@@ -40,7 +42,11 @@ class FunctionNode final : public Node {
   FunctionNode(const char* name, BackwardFn fn) : Node(name), fn_(std::move(fn)) {}
 
   std::vector<Tensor> apply(const Tensor& grad) override {
-    return fn_(grad, Saved(saved_, next_edges));
+    std::vector<Tensor> out = fn_(grad, Saved(saved_, next_edges));
+    if (TIDE_UNLIKELY(once_differentiable_) && GradMode::is_enabled()) {
+      guard_second_backward(out, grad);
+    }
+    return out;
   }
   void release_variables() override {
     for (SavedVariable& v : saved_) v.release();
@@ -51,8 +57,16 @@ class FunctionNode final : public Node {
   /// Saves the forward op's output (this node's own output 0).
   void save_output(const Tensor& t);
 
+  /// Marks a derivative that runs a kernel recording no graph (Note [create_graph] in
+  /// autograd/engine.h): under create_graph its gradients lead to a node that raises torch's
+  /// "the derivative for ... is not implemented" if a second backward reaches it.
+  void set_once_differentiable() { once_differentiable_ = true; }
+
  private:
+  void guard_second_backward(std::vector<Tensor>& out, const Tensor& grad);
+
   BackwardFn fn_;
+  bool once_differentiable_ = false;
   std::vector<SavedVariable> saved_;
 };
 

@@ -425,7 +425,7 @@ Tensor& abs_(Tensor& self) {
                           return abs_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::abs_(self); });
   rebase_history(self, node);
@@ -477,7 +477,7 @@ Tensor& log_(Tensor& self) {
                           return log_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::log_(self); });
   rebase_history(self, node);
@@ -604,7 +604,7 @@ Tensor& sin_(Tensor& self) {
                           return sin_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::sin_(self); });
   rebase_history(self, node);
@@ -632,7 +632,7 @@ Tensor& atan2_(Tensor& self, const Tensor& other) {
                           return atan2_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(other);
   }
   untraced([&] { return &detail::atan2_(self, other); });
@@ -685,7 +685,7 @@ Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight) {
                           return lerp_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(end);
     node->save(weight);
   }
@@ -714,7 +714,7 @@ Tensor& cos_(Tensor& self) {
                           return cos_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::cos_(self); });
   rebase_history(self, node);
@@ -766,7 +766,7 @@ Tensor& asin_(Tensor& self) {
                           return asin_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::asin_(self); });
   rebase_history(self, node);
@@ -793,7 +793,7 @@ Tensor& acos_(Tensor& self) {
                           return acos_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::acos_(self); });
   rebase_history(self, node);
@@ -820,7 +820,7 @@ Tensor& atan_(Tensor& self) {
                           return atan_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::atan_(self); });
   rebase_history(self, node);
@@ -847,7 +847,7 @@ Tensor& sinh_(Tensor& self) {
                           return sinh_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::sinh_(self); });
   rebase_history(self, node);
@@ -874,7 +874,7 @@ Tensor& cosh_(Tensor& self) {
                           return cosh_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::cosh_(self); });
   rebase_history(self, node);
@@ -901,7 +901,7 @@ Tensor& asinh_(Tensor& self) {
                           return asinh_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::asinh_(self); });
   rebase_history(self, node);
@@ -928,7 +928,7 @@ Tensor& acosh_(Tensor& self) {
                           return acosh_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::acosh_(self); });
   rebase_history(self, node);
@@ -955,7 +955,7 @@ Tensor& atanh_(Tensor& self) {
                           return atanh_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::atanh_(self); });
   rebase_history(self, node);
@@ -1032,7 +1032,7 @@ Tensor& log2_(Tensor& self) {
                           return log2_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::log2_(self); });
   rebase_history(self, node);
@@ -1059,7 +1059,7 @@ Tensor& log10_(Tensor& self) {
                           return log10_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::log10_(self); });
   rebase_history(self, node);
@@ -1086,7 +1086,7 @@ Tensor& log1p_(Tensor& self) {
                           return log1p_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::log1p_(self); });
   rebase_history(self, node);
@@ -1163,7 +1163,7 @@ Tensor& erf_(Tensor& self) {
                           return erf_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::erf_(self); });
   rebase_history(self, node);
@@ -1190,7 +1190,7 @@ Tensor& erfc_(Tensor& self) {
                           return erfc_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::erfc_(self); });
   rebase_history(self, node);
@@ -1403,7 +1403,7 @@ Tensor& square_(Tensor& self) {
                           return square_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::square_(self); });
   rebase_history(self, node);
@@ -1431,7 +1431,7 @@ Tensor& fmod_(Tensor& self, const Tensor& other) {
                           return fmod_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(other);
   }
   untraced([&] { return &detail::fmod_(self, other); });
@@ -1483,7 +1483,7 @@ Tensor& remainder_(Tensor& self, const Tensor& other) {
                           return remainder_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(other);
   }
   untraced([&] { return &detail::remainder_(self, other); });
@@ -1564,7 +1564,7 @@ Tensor& hypot_(Tensor& self, const Tensor& other) {
                           return hypot_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(other);
   }
   untraced([&] { return &detail::hypot_(self, other); });
@@ -1608,7 +1608,7 @@ Tensor& copysign_(Tensor& self, const Tensor& other) {
                           return copysign_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::copysign_(self, other); });
   rebase_history(self, node);
@@ -1637,7 +1637,7 @@ Tensor& copysign_(Tensor& self, Scalar other) {
                           return copysign_Scalar_backward(grad, s, other);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::copysign_(self, other); });
   rebase_history(self, node);
@@ -1667,7 +1667,7 @@ Tensor& clamp_(Tensor& self, const Tensor& min, const Tensor& max) {
                           return clamp_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(min);
     node->save(max);
   }
@@ -1697,7 +1697,7 @@ Tensor& clamp_min_(Tensor& self, const Tensor& min) {
                           return clamp_min_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(min);
   }
   untraced([&] { return &detail::clamp_min_(self, min); });
@@ -1726,7 +1726,7 @@ Tensor& clamp_max_(Tensor& self, const Tensor& max) {
                           return clamp_max_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(max);
   }
   untraced([&] { return &detail::clamp_max_(self, max); });
@@ -1812,7 +1812,7 @@ Tensor& lgamma_(Tensor& self) {
                           return lgamma_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::lgamma_(self); });
   rebase_history(self, node);
@@ -1825,6 +1825,7 @@ Tensor digamma(const Tensor& self) {
                         [](const Tensor& grad, const Saved& s) {
                           return digamma_backward(grad, s);
                         });
+  if (node) node->set_once_differentiable();
   if (node) {
     node->save(self);
     set_history(result, node);
@@ -1838,8 +1839,9 @@ Tensor& digamma_(Tensor& self) {
                         [](const Tensor& grad, const Saved& s) {
                           return digamma_backward(grad, s);
                         });
+  if (node) node->set_once_differentiable();
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::digamma_(self); });
   rebase_history(self, node);
@@ -1866,7 +1868,7 @@ Tensor& sinc_(Tensor& self) {
                           return sinc_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::sinc_(self); });
   rebase_history(self, node);
@@ -1894,7 +1896,7 @@ Tensor& xlogy_(Tensor& self, const Tensor& other) {
                           return xlogy_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(other);
   }
   untraced([&] { return &detail::xlogy_(self, other); });
@@ -1935,7 +1937,7 @@ Tensor& pow_(Tensor& self, const Tensor& exponent) {
                           return pow_Tensor_backward(grad, s);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
     node->save(exponent);
   }
   untraced([&] { return &detail::pow_(self, exponent); });
@@ -1951,7 +1953,7 @@ Tensor& pow_(Tensor& self, Scalar exponent) {
                           return pow_Scalar_backward(grad, s, exponent);
                         });
   if (node) {
-    node->save(untraced([&] { return self.clone(); }));  // self before the write
+    node->save(original_self(self));  // self before the write
   }
   untraced([&] { return &detail::pow_(self, exponent); });
   rebase_history(self, node);

@@ -33,6 +33,12 @@ std::shared_ptr<FunctionNode> make_node(const char* name, const std::vector<cons
   return node;
 }
 
+Tensor original_self(const Tensor& self) {
+  // Grad mode is on while an op records; the clone records CloneBackward0 only when self
+  // requires grad.
+  return self.clone();
+}
+
 bool is_expandable_to(const DimVector& from, const DimVector& to) {
   if (from.size() > to.size()) return false;
   for (int64_t i = 1; i <= from.size(); ++i) {

@@ -33,6 +33,10 @@ void set_history(const Tensor& out, const std::shared_ptr<FunctionNode>& node);
 /// Raises torch's errors for an in-place op on `self` (Note [In-place ops]) before it runs.
 void check_inplace(const Tensor& self, bool operand_requires_grad, const char* op);
 
+/// What an in-place op saves of self before the write: a clone, recorded when self requires
+/// grad so that a double backward reaches self's earlier history (torch's original_self).
+Tensor original_self(const Tensor& self);
+
 /// Whether a tensor of shape `from` broadcasts to `to` (torch's is_expandable_to).
 bool is_expandable_to(const DimVector& from, const DimVector& to);
 

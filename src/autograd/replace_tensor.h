@@ -10,7 +10,8 @@
 // TensorImpl itself takes over the copy: its data and geometry (as set_data) and its autograd
 // history (grad_fn, or none). Handles to the replica's parameter then are the copy, for every
 // purpose, exactly as torch's replica attribute is. Backward functions that saved the parameter
-// keep their own detached alias (SavedVariable), so replacing it later does not change them.
+// keep their own detached alias (SavedVariable; Note [Saved outputs and double backward]), so
+// replacing it later does not change them.
 
 #include "tide/tensor.h"
 

@@ -1,5 +1,9 @@
 #include "autograd/saved_variable.h"
 
+#include "autograd/autograd_meta.h"
+#include "autograd/node.h"
+#include "autograd/view_history.h"
+#include "tide/autograd.h"
 #include "tide/error.h"
 
 namespace tide::autograd {
@@ -48,7 +52,25 @@ std::string sizes_str(const Tensor& t) {
 SavedVariable::SavedVariable(const Tensor& t, const char* grad_fn_name, uint32_t output_nr)
     : output_nr_(output_nr), grad_fn_name_(grad_fn_name), defined_(t.defined()) {
   if (!defined_) return;
+  version_ = t.storage().version();
+  const AutogradMeta* meta = meta_of(t);
+  if (meta && meta->requires_grad && !meta->grad_fn && !t.impl()->view_base) {
+    data_ = t;  // a leaf: its identity is its accumulator
+    return;
+  }
   data_ = t.detach();
+  if (meta) input_grad_fn_ = grad_fn_of(t);  // a view's, replayed when stale
+}
+
+SavedVariable::SavedVariable(const Tensor& t, std::weak_ptr<Node> grad_fn,
+                             const char* grad_fn_name, uint32_t output_nr)
+    : output_nr_(output_nr),
+      grad_fn_name_(grad_fn_name),
+      defined_(t.defined()),
+      is_output_(true) {
+  if (!defined_) return;
+  data_ = t.detach();
+  output_grad_fn_ = std::move(grad_fn);
   version_ = t.storage().version();
 }
 
@@ -74,11 +96,23 @@ Tensor SavedVariable::unpack() const {
                        "saved this tensor; clone() the tensor before modifying it, or use the "
                        "out-of-place op."));
   }
-  return data_;
+  if (!GradMode::is_enabled()) return data_;
+  // create_graph: the history, re-attached to a fresh alias (Note [Saved outputs and double
+  // backward]). A saved output's node is alive: it is the one unpacking, or a custom
+  // function's node whose backward is running.
+  std::shared_ptr<Node> fn = is_output_ ? output_grad_fn_.lock() : input_grad_fn_;
+  if (!fn) return data_;
+  Tensor out = data_.detach();
+  AutogradMeta& meta = materialize_meta(out);
+  meta.grad_fn = std::move(fn);
+  meta.output_nr = output_nr_;
+  return out;
 }
 
 void SavedVariable::release() {
   data_ = Tensor();
+  input_grad_fn_.reset();
+  output_grad_fn_.reset();
   released_ = true;
 }
 

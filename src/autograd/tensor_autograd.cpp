@@ -4,6 +4,7 @@
 #include "autograd/engine.h"
 #include "autograd/node.h"
 #include "autograd/view_history.h"
+#include "tide/autograd.h"
 #include "tide/tensor.h"
 
 namespace tide {
@@ -57,10 +58,16 @@ Tensor& Tensor::mutable_grad() const {
   return autograd::materialize_meta(*this).grad;
 }
 
-void Tensor::backward(const Tensor& gradient, bool retain_graph) const {
+void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
+                      const std::vector<Tensor>& inputs) const {
   TIDE_CHECK(defined(), "[Tensor::backward] called on an undefined tensor");
+  if (!inputs.empty()) {
+    autograd::backward({*this}, {gradient}, retain_graph, inputs, create_graph);
+    return;
+  }
   autograd::BackwardOptions options;
-  options.retain_graph = retain_graph;
+  options.retain_graph = retain_graph.value_or(create_graph);  // torch's default
+  options.create_graph = create_graph;
   autograd::run_backward({*this}, {gradient}, options, nullptr, "Tensor::backward");
 }
 

@@ -1,6 +1,7 @@
 // Derivatives of conv2d and conv1d (torch's ConvolutionBackward0). Backward runs the two
 // backward kernels on the forward call's plan (Note [Convolution front end]); the gradients
-// are not themselves differentiable (no double backward through a convolution yet).
+// are not themselves differentiable (no double backward through a convolution yet: the node is
+// once-differentiable, Note [create_graph] in autograd/engine.h).
 
 #include "autograd/hooks.h"
 #include "autograd/recording.h"
@@ -21,6 +22,7 @@ Tensor record_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bi
   if (node) {
     node->save(input);
     node->save(weight);
+    node->set_once_differentiable();
   }
   set_history(r, node);
   return r;

@@ -237,7 +237,7 @@ Tensor clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Scalar> m
 Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
   check_inplace(self, false, "Tensor::clamp_");
   auto node = clamp_node(self, min, max);
-  if (node) node->save(untraced([&] { return self.clone(); }));  // self before the write
+  if (node) node->save(original_self(self));  // self before the write
   untraced([&] { return &detail::clamp_(self, min, max); });
   rebase_history(self, node);
   return self;

@@ -64,7 +64,7 @@ Tensor& mul_(Tensor& self, const Tensor& other) {
   if (node) {
     node->save(other);
     // other's gradient needs self's value before the write.
-    node->save(operand_requires_grad(other) ? untraced([&] { return self.clone(); }) : Tensor());
+    node->save(operand_requires_grad(other) ? original_self(self) : Tensor());
   }
   untraced([&] { return &detail::mul_(self, other); });
   rebase_history(self, node);
@@ -89,7 +89,7 @@ Tensor& div_(Tensor& self, const Tensor& other) {
   if (node) {
     node->save(other);
     // other's gradient needs self's value before the write (torch saves it the same way).
-    node->save(operand_requires_grad(other) ? untraced([&] { return self.clone(); }) : Tensor());
+    node->save(operand_requires_grad(other) ? original_self(self) : Tensor());
   }
   untraced([&] { return &detail::div_(self, other); });
   rebase_history(self, node);

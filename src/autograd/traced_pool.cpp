@@ -23,7 +23,10 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
                         [plan](const Tensor& g, const Saved& s) {
                           return grads(detail::max_pool2d_backward(g, s[0], plan));
                         });
-  if (node) node->save(indices);
+  if (node) {
+    node->save(indices);
+    node->set_once_differentiable();  // Note [create_graph] in autograd/engine.h
+  }
   set_history(out, node);
   return {out, indices};
 }
@@ -45,19 +48,23 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
     return detail::plain_avg_pool2d(self, kernel_size, stride, padding, ceil_mode,
                                     count_include_pad, divisor_override);
   });
-  set_history(out, make_node("AvgPool2DBackward0", {&self}, [plan](const Tensor& g, const Saved&) {
-                return grads(detail::avg_pool2d_backward(g, plan));
-              }));
+  auto node = make_node("AvgPool2DBackward0", {&self}, [plan](const Tensor& g, const Saved&) {
+    return grads(detail::avg_pool2d_backward(g, plan));
+  });
+  if (node) node->set_once_differentiable();
+  set_history(out, node);
   return out;
 }
 
 Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
   const detail::PoolPlan plan = detail::plan_adaptive_avg_pool2d(self, output_size);
   Tensor out = untraced([&] { return detail::plain_adaptive_avg_pool2d(self, output_size); });
-  set_history(out, make_node("AdaptiveAvgPool2DBackward0", {&self},
-                             [plan](const Tensor& g, const Saved&) {
-                               return grads(detail::adaptive_avg_pool2d_backward(g, plan));
-                             }));
+  auto node = make_node("AdaptiveAvgPool2DBackward0", {&self},
+                        [plan](const Tensor& g, const Saved&) {
+                          return grads(detail::adaptive_avg_pool2d_backward(g, plan));
+                        });
+  if (node) node->set_once_differentiable();
+  set_history(out, node);
   return out;
 }
 

@@ -116,6 +116,12 @@ std::tuple<Tensor, Tensor> extremum_dim(const Tensor& a, int64_t dim, bool keepd
         // g goes to the chosen index along d, 0 elsewhere (one kernel).
         const Tensor idx = (keepdim ? s[0] : s[0].unsqueeze(d)).contiguous();
         const Tensor src = (keepdim ? g : g.unsqueeze(d)).contiguous();
+        if (g.requires_grad()) {
+          // create_graph: the recorded scatter (through put_), differentiable in g (Note
+          // [create_graph] in autograd/engine.h); the kernel below records nothing.
+          const Tensor z = zeros(shape, tide::device(g.device()).dtype(g.dtype()));
+          return grads(z.scatter(d, idx, src));
+        }
         const Tensor out = empty(shape, tide::device(g.device()).dtype(g.dtype()));
         detail::run_kernel(g.device(), "scatter_dim", kernels::scatter_dim_stub, out, src, idx, d);
         return grads(out);

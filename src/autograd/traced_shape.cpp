@@ -46,6 +46,12 @@ Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   auto node = make_node(
       "IndexSelectBackward0", {&a}, [d, shape = a.sizes()](const Tensor& g, const Saved& s) {
         if (shape.empty()) return grads(g.reshape({}));
+        if (g.requires_grad()) {
+          // create_graph: the recorded index_add (through put_), differentiable in g (Note
+          // [create_graph] in autograd/engine.h).
+          return grads(zeros(shape, tide::device(g.device()).dtype(g.dtype()))
+                           .index_add(d, s[0].reshape({-1}), g));
+        }
         const Dtype acc = g.dtype() == kFloat64 ? kFloat64 : kFloat32;
         const Tensor src = g.to(acc).contiguous();
         const Tensor idx = s[0].reshape({-1}).contiguous();

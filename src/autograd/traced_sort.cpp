@@ -18,6 +18,13 @@ namespace {
 /// g placed at `index` along d of a zero tensor of `shape` (index and g have shape's shape
 /// except along d; an index of -1 places nothing).
 Tensor place(const Tensor& g, const Tensor& index, const std::vector<int64_t>& shape, int64_t d) {
+  if (g.requires_grad()) {
+    // create_graph: the recorded scatter_add (through put_), differentiable in g (Note
+    // [create_graph] in autograd/engine.h); an index lands once per slice, so adding is placing.
+    const Tensor keep = ge(index, 0);
+    return zeros(shape, tide::device(g.device()).dtype(g.dtype()))
+        .scatter_add(d, tide::where(keep, index, Scalar(0)), tide::where(keep, g, Scalar(0)));
+  }
   const Tensor out = empty(shape, tide::device(g.device()).dtype(g.dtype()));
   detail::run_kernel(g.device(), "scatter_dim", kernels::scatter_dim_stub, out, g.contiguous(),
                      index.contiguous(), d);

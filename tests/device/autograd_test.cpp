@@ -341,3 +341,41 @@ TEST(AutogradDevice, GradOfAnActivationUsedTwiceIsOrderedForTheCallersStream) {
   EXPECT_EQ(read.cpu().tolist<float>(), std::vector<float>(1024, 8.f))
       << "the caller's stream read the gradient before it was summed";
 }
+
+namespace {
+
+/// A gradient penalty and a Hessian-vector product on `device` (Note [create_graph] in
+/// src/autograd/engine.h): the input gradient made with create_graph joins the loss, whose
+/// backward differentiates it; then H v of a second loss. Returns x.grad, w.grad and H v.
+std::vector<Tensor> second_order(Device device) {
+  manual_seed(11);
+  const Tensor x = randn({4, 3}).to(device).requires_grad_();
+  const Tensor w = randn({3, 3}).to(device).requires_grad_();
+  const Tensor target = tensor({0, 2, 1, 2}).to(device);
+  const Tensor h = x.matmul(w).tanh();
+  const Tensor loss = cross_entropy(h.softmax(1) * 3 + h.exp(), target) + mse_loss(h, x);
+  const Tensor gx = autograd::grad({loss}, {x}, {}, std::nullopt, false, true)[0];
+  (loss + (gx * gx).sum()).backward();
+  const Tensor v = (arange(12, dtype(kFloat32)) * 0.1 - 0.5).view({4, 3}).to(device);
+  const Tensor f = (x.sigmoid() * x).sum() + x.log_softmax(1).pow(2).sum();
+  const Tensor g = autograd::grad({f}, {x}, {}, std::nullopt, false, true)[0];
+  const Tensor hv = autograd::grad({(g * v).sum()}, {x})[0];
+  return {x.grad(), w.grad(), hv};
+}
+
+}  // namespace
+
+TEST(AutogradDevice, DoubleBackwardOnEveryDeviceEqualsTheCpus) {
+  TIDE_REQUIRE_DEVICES(1);
+  const std::vector<Tensor> expected = second_order(Device(kCPU));
+  for (int d = 0; d < cuda::device_count(); ++d) {
+    cuda::DeviceGuard other(test::other_device(d));
+    const std::vector<Tensor> got = second_order(cuda_device(d));
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_TRUE(got[i].defined()) << i;
+      EXPECT_EQ(got[i].device(), cuda_device(d)) << i;
+      EXPECT_TRUE(test::matches_cpu(expected[i], got[i])) << "result " << i << " on cuda:" << d;
+    }
+  }
+}

@@ -1,6 +1,10 @@
 """tide.autograd (torch.autograd): custom Functions, grad and backward, and the grad-mode
-context managers. create_graph (double backward) is not supported: tide's derivatives read
-their saved tensors detached, so a gradient carries no graph of its own."""
+context managers. create_graph=True runs the backward functions with grad mode on, so the
+gradients carry a graph of their own (double backward: gradient penalties, Hessian-vector
+products; retain_graph then defaults to True, as torch). A derivative tide computes with a
+kernel that records no graph (convolutions, pooling, digamma) raises "the derivative for ...
+is not implemented" if a second backward reaches it (Note [create_graph] in
+src/autograd/engine.h)."""
 
 from .. import _C
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -21,11 +25,9 @@ def _as_tuple(x, what):
     return tuple(x)
 
 
-def _no_create_graph(create_graph, where):
-    if create_graph:
-        raise _C.Error(f"[{where}] create_graph=True is not supported: tide's derivatives "
-                       "read their saved tensors detached, so gradients carry no graph "
-                       "(no double backward); compute the second derivative in closed form")
+def _retain(retain_graph, create_graph):
+    """torch's default: a graph kept for a second backward is not freed by the first."""
+    return bool(create_graph) if retain_graph is None else bool(retain_graph)
 
 
 def _grads_for(tensors, grads, where):
@@ -43,8 +45,8 @@ def _grads_for(tensors, grads, where):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None):
     """Accumulates the gradients of ``tensors`` into the leaves' ``.grad`` (only into
-    ``inputs``' when given), as torch.autograd.backward."""
-    _no_create_graph(create_graph, "autograd.backward")
+    ``inputs``' when given), as torch.autograd.backward. create_graph=True: the accumulated
+    gradients carry a graph (a later backward differentiates them)."""
     tensors = _as_tuple(tensors, "backward")
     if grad_tensors is None:
         grad_tensors = grad_variables
@@ -56,14 +58,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         for t in inputs:
             if not t.requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-    _C._autograd.backward(list(tensors), grads, bool(retain_graph), list(inputs or ()))
+    _C._autograd.backward(list(tensors), grads, _retain(retain_graph, create_graph),
+                          list(inputs or ()), bool(create_graph))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=False, is_grads_batched=False):
     """The gradients of ``outputs`` w.r.t. ``inputs`` (a tuple, None for an unused input with
-    allow_unused=True), leaving every ``.grad`` alone, as torch.autograd.grad."""
-    _no_create_graph(create_graph, "autograd.grad")
+    allow_unused=True), leaving every ``.grad`` alone, as torch.autograd.grad.
+    create_graph=True: the gradients carry a graph, so they can be differentiated again."""
     if is_grads_batched:
         raise _C.Error("[autograd.grad] is_grads_batched=True is not supported; call grad once "
                        "per batch entry")
@@ -73,8 +76,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not isinstance(t, _Tensor):
             raise TypeError(f"grad: inputs must be Tensors, got {type(t).__name__}")
     grads = _grads_for(outputs, grad_outputs, "grad")
-    return tuple(_C._autograd.grad(list(outputs), list(inputs), grads, bool(retain_graph),
-                                   bool(allow_unused)))
+    return tuple(_C._autograd.grad(list(outputs), list(inputs), grads,
+                                   _retain(retain_graph, create_graph), bool(allow_unused),
+                                   bool(create_graph)))
 
 
 def is_anomaly_enabled():

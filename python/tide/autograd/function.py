@@ -108,12 +108,39 @@ class Function:
         return result if outputs[0] is None else outputs[0]
 
 
+class _DelayedError(Function):
+    """Stands for the derivative of a once_differentiable backward: passes its gradients on,
+    and raises torch's error if a second backward reaches it (torch's DelayedError)."""
+
+    @staticmethod
+    def forward(ctx, *grads):
+        return tuple(g.clone() if g is not None else None for g in grads)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+
 def once_differentiable(fn):
     """Marks a backward that is not itself differentiable (torch's decorator): it runs under
-    no_grad. tide's backward never builds a graph (no create_graph), so this is all it takes."""
+    no_grad; under create_graph, when a gradient it got requires grad, what it returns leads
+    to a node that raises if a second backward reaches it, as torch."""
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not _C.is_grad_enabled():
+            return outputs
+        if not any(isinstance(a, _Tensor) and a.requires_grad for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        items = (outputs,) if single else outputs
+        wrapped = _DelayedError.apply(*args, *(o for o in items if isinstance(o, _Tensor)))
+        wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
+        # the first len(args) are the incoming gradients, passed only to link them
+        it = iter(wrapped[len(args):])
+        result = tuple(next(it) if isinstance(o, _Tensor) else o for o in items)
+        return result[0] if single else result
     return wrapper
