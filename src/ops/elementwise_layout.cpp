@@ -50,9 +50,9 @@ Tensor empty_pointwise_strided(const DimVector& shape, Dtype dtype, Device devic
   if (same_shape_layout(shape, operands, strides))
     return make_empty_strided(shape, strides, dtype, device);
 
-  // TensorIterator's reorder_dimensions: an insertion sort of the dims, innermost first, where
-  // the first operand whose strides differ (neither broadcast) decides, and equal strides put
-  // the smaller dim first; then dense strides in that order.
+  // TensorIterator's reorder_dimensions: the dims innermost first, where the first operand
+  // whose strides differ (neither broadcast) decides, and equal strides put the smaller dim
+  // first; then dense strides in that order.
   const int64_t ndim = shape.size();
   DimVector op_strides[4];
   int nops = 0;
@@ -68,20 +68,7 @@ Tensor empty_pointwise_strided(const DimVector& shape, Dtype dtype, Device devic
     }
     return 0;
   };
-  DimVector perm(ndim);
-  for (int64_t i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
-  for (int64_t i = 1; i < ndim; ++i) {
-    int64_t d1 = i;
-    for (int64_t d0 = i - 1; d0 >= 0; --d0) {
-      const int cmp = should_swap(perm[d0], perm[d1]);
-      if (cmp > 0) {
-        std::swap(perm[d0], perm[d1]);
-        d1 = d0;
-      } else if (cmp < 0) {
-        break;
-      }
-    }
-  }
+  const DimVector perm = dims_innermost_first(ndim, should_swap);
   bool row_major = true;
   for (int64_t i = 0; i < ndim; ++i) row_major = row_major && perm[i] == ndim - 1 - i;
   if (row_major) return make_empty(shape, dtype, device);

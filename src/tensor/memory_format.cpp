@@ -104,25 +104,11 @@ DimVector dense_strides_like(const DimVector& sizes, const DimVector& strides) {
   // first, that leaves broadcast (stride 0) dims where they are and puts the smaller of two
   // equal-stride dims first; then dense strides in that order.
   const int64_t ndim = sizes.size();
-  DimVector perm(ndim);
-  for (int64_t i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
-  const auto should_swap = [&](int64_t d0, int64_t d1) {
+  const DimVector perm = dims_innermost_first(ndim, [&](int64_t d0, int64_t d1) {
     if (strides[d0] == 0 || strides[d1] == 0) return 0;
     if (strides[d0] != strides[d1]) return strides[d0] < strides[d1] ? -1 : 1;
     return sizes[d0] > sizes[d1] ? 1 : 0;
-  };
-  for (int64_t i = 1; i < ndim; ++i) {
-    int64_t d1 = i;
-    for (int64_t d0 = i - 1; d0 >= 0; --d0) {
-      const int cmp = should_swap(perm[d0], perm[d1]);
-      if (cmp > 0) {
-        std::swap(perm[d0], perm[d1]);
-        d1 = d0;
-      } else if (cmp < 0) {
-        break;
-      }
-    }
-  }
+  });
   DimVector out(ndim);
   int64_t s = 1;
   for (int64_t i = 0; i < ndim; ++i) {
