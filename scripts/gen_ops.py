@@ -51,6 +51,8 @@ class Arg:
         "bool": "bool",
         "ScalarType?": "std::optional<Dtype>",
         "ScalarType": "Dtype",  # view(dtype)
+        "MemoryFormat": "MemoryFormat",  # contiguous(memory_format=) (tide/memory_format.h)
+        "MemoryFormat?": "std::optional<MemoryFormat>",  # clone(memory_format=None): Preserve
         # A view's input (its result shares self's storage): passed as any read tensor.
         "Tensor(a)": "const Tensor&",
         # An optional tensor: tide's C++ API passes an undefined Tensor for None, as torch's.
@@ -76,6 +78,7 @@ class Arg:
     # Defaults whose C++ spelling depends on the type.
     TYPED_DEFAULTS = {("Tensor?", "None"): "{}", ("Reduction", "Mean"): "Reduction::Mean",
                       ("Reduction", "None"): "Reduction::None", ("Reduction", "Sum"): "Reduction::Sum",
+                      ("MemoryFormat", "contiguous_format"): "MemoryFormat::Contiguous",
                       ("int[]", "[]"): "{}", ("int[]", "[0,1]"): "{0, 1}",
                       ("int[]", "[-2,-1]"): "{-2, -1}"}
 

@@ -12,6 +12,7 @@
 
 namespace tide {
 
+/// Contiguous unless options give a memory_format (ChannelsLast: 4 sizes, ChannelsLast3d: 5).
 Tensor empty(std::vector<int64_t> sizes, TensorOptions options = {});
 Tensor empty_strided(std::vector<int64_t> sizes, std::vector<int64_t> strides,
                      TensorOptions options = {});
@@ -43,7 +44,8 @@ Tensor from_blob(void* data, std::vector<int64_t> sizes, TensorOptions options =
 Tensor from_blob(void* data, std::vector<int64_t> sizes, std::vector<int64_t> strides,
                  TensorOptions options = {}, std::function<void(void*)> deleter = {});
 
-/// Same sizes, and the device and dtype of `like` unless options override them.
+/// Same sizes, and the device and dtype of `like` unless options override them; like's layout
+/// (a dense like's strides) unless options give a memory_format (torch's preserve_format).
 Tensor empty_like(const Tensor& like, std::optional<TensorOptions> options = std::nullopt);
 Tensor zeros_like(const Tensor& like, std::optional<TensorOptions> options = std::nullopt);
 Tensor ones_like(const Tensor& like, std::optional<TensorOptions> options = std::nullopt);

@@ -16,6 +16,7 @@
 #include "tide/dtype.h"
 #include "tide/error.h"
 #include "tide/generator.h"
+#include "tide/memory_format.h"
 #include "tide/nested_list.h"
 #include "tide/removable_handle.h"
 #include "tide/scalar.h"
@@ -112,6 +113,14 @@ class Tensor {
   bool is_cpu() const { return device().is_cpu(); }
   bool is_pinned() const;
   bool is_contiguous() const { return impl_->contiguous; }
+  /// Whether the elements lie densely in `memory_format`'s order (torch's
+  /// is_contiguous(memory_format=)); Preserve asks the same as Contiguous.
+  bool is_contiguous(MemoryFormat memory_format) const;
+  /// ChannelsLast for a 4-d tensor whose strides are ordered as NHWC's (ChannelsLast3d: 5-d,
+  /// NDHWC), else Contiguous: torch's suggest_memory_format, what layout-aware ops follow.
+  MemoryFormat suggest_memory_format() const;
+  /// Whether the elements fill their memory without gaps or overlaps, in some dim order.
+  bool is_non_overlapping_and_dense() const;
   bool is_floating_point() const { return tide::is_floating_point(dtype()); }
   /// -1 for cpu, the index for cuda.
   int get_device() const;
@@ -148,7 +157,7 @@ class Tensor {
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
   Tensor pin_memory() const;
-  Tensor clone() const;
+  Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
   // @generated end method-declarations copies
   // Note [String devices]: x.to("cuda:0") (the seeds' .to('cuda:0')) would be ambiguous
   // without these two overloads: a string literal converts to Device and to TensorOptions (which
@@ -236,7 +245,7 @@ class Tensor {
   Tensor squeeze(int64_t dim) const;
   Tensor expand(std::vector<int64_t> sizes) const;
   Tensor expand_as(const Tensor& other) const;
-  Tensor contiguous() const;
+  Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
   Tensor slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
                int64_t step = 1) const;
   // @generated end method-declarations views

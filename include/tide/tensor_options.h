@@ -8,10 +8,11 @@
 #include "tide/default_dtype.h"
 #include "tide/device.h"
 #include "tide/dtype.h"
+#include "tide/memory_format.h"
 
 namespace tide {
 
-// TensorOptions remembers whether a device and a dtype were given at all, as libtorch's: a
+// TensorOptions remembers whether a device, a dtype and a memory format were given at all, as libtorch's: a
 // factory uses the thread's default device (Note [Default device]) and the default dtype
 // (Note [Default dtype]) only for what was not given, and `*_like` overrides only what was.
 // device() and dtype() return the effective value; device_opt() and dtype_opt() what was given.
@@ -37,6 +38,14 @@ class TensorOptions {
     o.has_dtype_ = true;
     return o;
   }
+  /// The layout a factory gives its result (torch's memory_format=): tide::empty's default is
+  /// Contiguous, the *_like factories' Preserve.
+  TensorOptions memory_format(MemoryFormat f) const {
+    TensorOptions o = *this;
+    o.memory_format_ = f;
+    o.has_memory_format_ = true;
+    return o;
+  }
   TensorOptions pinned_memory(bool p) const { TensorOptions o = *this; o.pinned_ = p; return o; }
   TensorOptions requires_grad(bool r) const { TensorOptions o = *this; o.requires_grad_ = r; return o; }
 
@@ -54,6 +63,9 @@ class TensorOptions {
   std::optional<Dtype> dtype_opt() const {
     return has_dtype_ ? std::optional<Dtype>(dtype_) : std::nullopt;
   }
+  std::optional<MemoryFormat> memory_format_opt() const {
+    return has_memory_format_ ? std::optional<MemoryFormat>(memory_format_) : std::nullopt;
+  }
   bool pinned_memory() const { return pinned_; }
   bool requires_grad() const { return requires_grad_; }
 
@@ -62,6 +74,8 @@ class TensorOptions {
   Dtype dtype_ = kFloat32;
   bool has_device_ = false;
   bool has_dtype_ = false;
+  MemoryFormat memory_format_ = MemoryFormat::Contiguous;
+  bool has_memory_format_ = false;
   bool pinned_ = false;
   bool requires_grad_ = false;
 };

@@ -38,9 +38,11 @@ TensorOptions options_of(std::optional<Dtype> dtype, std::optional<Device> devic
 }
 
 std::optional<TensorOptions> like_options(std::optional<Dtype> dtype,
-                                          std::optional<Device> device) {
-  if (!dtype && !device) return std::nullopt;
-  return options_of(dtype, device, false);
+                                          std::optional<Device> device,
+                                          std::optional<MemoryFormat> memory_format) {
+  if (!dtype && !device && !memory_format) return std::nullopt;
+  TensorOptions o = options_of(dtype, device, false);
+  return memory_format ? o.memory_format(*memory_format) : o;
 }
 
 Tensor finish(Tensor t, bool requires_grad) {
@@ -62,6 +64,7 @@ void bind_factories(nb::module_& m) {
   using Sizes = std::vector<int64_t>;
   using OptDtype = std::optional<Dtype>;
   using OptDevice = std::optional<Device>;
+  using OptFormat = std::optional<MemoryFormat>;
 
   // (sizes, dtype, device, requires_grad, pin_memory) for the shape-only factories.
   auto size_factory = [&m](const char* py_name, auto fn) {
@@ -72,7 +75,16 @@ void bind_factories(nb::module_& m) {
           nb::arg("size"), nb::arg("dtype").none(), nb::arg("device").none(),
           nb::arg("requires_grad"), nb::arg("pin_memory"));
   };
-  size_factory("_empty", [](Sizes s, TensorOptions o) { return tide::empty(std::move(s), o); });
+  m.def("_empty",
+        [](Sizes sizes, OptDtype dtype, OptDevice device, bool requires_grad, bool pin,
+           OptFormat format) {
+          TensorOptions o = options_of(dtype, device, pin);
+          return finish(tide::empty(std::move(sizes), format ? o.memory_format(*format) : o),
+                        requires_grad);
+        },
+        nb::arg("size"), nb::arg("dtype").none(), nb::arg("device").none(),
+        nb::arg("requires_grad"), nb::arg("pin_memory"),
+        nb::arg("memory_format").none() = nb::none());
   size_factory("_zeros", [](Sizes s, TensorOptions o) { return tide::zeros(std::move(s), o); });
   size_factory("_ones", [](Sizes s, TensorOptions o) { return tide::ones(std::move(s), o); });
   using OptGenerator = std::optional<Generator>;
@@ -136,26 +148,33 @@ void bind_factories(nb::module_& m) {
         },
         nb::arg("data"), nb::arg("dtype").none(), nb::arg("device").none(),
         nb::arg("requires_grad"), nb::arg("pin_memory"));
-  m.def("_empty_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
-    return tide::empty_like(like, like_options(dtype, device));
-  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
-  m.def("_zeros_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
-    return tide::zeros_like(like, like_options(dtype, device));
-  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
-  m.def("_ones_like", [](const Tensor& like, OptDtype dtype, OptDevice device) {
-    return tide::ones_like(like, like_options(dtype, device));
-  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none());
-  m.def("_full_like", [](const Tensor& like, Scalar value, OptDtype dtype, OptDevice device) {
-    return tide::full_like(like, value, like_options(dtype, device));
-  }, nb::arg("input"), nb::arg("fill_value"), nb::arg("dtype").none(), nb::arg("device").none());
-  m.def("_rand_like", [](const Tensor& like, OptGenerator g, OptDtype dtype, OptDevice device) {
-    return tide::rand_like(like, std::move(g), like_options(dtype, device));
+  m.def("_empty_like", [](const Tensor& like, OptDtype dtype, OptDevice device, OptFormat format) {
+    return tide::empty_like(like, like_options(dtype, device, format));
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none(),
+     nb::arg("memory_format").none() = nb::none());
+  m.def("_zeros_like", [](const Tensor& like, OptDtype dtype, OptDevice device, OptFormat format) {
+    return tide::zeros_like(like, like_options(dtype, device, format));
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none(),
+     nb::arg("memory_format").none() = nb::none());
+  m.def("_ones_like", [](const Tensor& like, OptDtype dtype, OptDevice device, OptFormat format) {
+    return tide::ones_like(like, like_options(dtype, device, format));
+  }, nb::arg("input"), nb::arg("dtype").none(), nb::arg("device").none(),
+     nb::arg("memory_format").none() = nb::none());
+  m.def("_full_like", [](const Tensor& like, Scalar value, OptDtype dtype, OptDevice device,
+                         OptFormat format) {
+    return tide::full_like(like, value, like_options(dtype, device, format));
+  }, nb::arg("input"), nb::arg("fill_value"), nb::arg("dtype").none(), nb::arg("device").none(),
+     nb::arg("memory_format").none() = nb::none());
+  m.def("_rand_like", [](const Tensor& like, OptGenerator g, OptDtype dtype, OptDevice device,
+                         OptFormat format) {
+    return tide::rand_like(like, std::move(g), like_options(dtype, device, format));
   }, nb::arg("input"), nb::arg("generator").none(), nb::arg("dtype").none(),
-     nb::arg("device").none());
-  m.def("_randn_like", [](const Tensor& like, OptGenerator g, OptDtype dtype, OptDevice device) {
-    return tide::randn_like(like, std::move(g), like_options(dtype, device));
+     nb::arg("device").none(), nb::arg("memory_format").none() = nb::none());
+  m.def("_randn_like", [](const Tensor& like, OptGenerator g, OptDtype dtype, OptDevice device,
+                          OptFormat format) {
+    return tide::randn_like(like, std::move(g), like_options(dtype, device, format));
   }, nb::arg("input"), nb::arg("generator").none(), nb::arg("dtype").none(),
-     nb::arg("device").none());
+     nb::arg("device").none(), nb::arg("memory_format").none() = nb::none());
 
   m.def("_empty_strided", [](std::vector<int64_t> sizes, std::vector<int64_t> strides,
                              OptDtype dtype, OptDevice device, bool requires_grad, bool pin) {

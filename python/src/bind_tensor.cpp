@@ -126,7 +126,9 @@ void bind_tensor(nb::module_& m) {
       .def_prop_ro("is_cuda", &Tensor::is_cuda)
       .def_prop_ro("is_cpu", &Tensor::is_cpu)
       .def("is_pinned", &Tensor::is_pinned)
-      .def("is_contiguous", &Tensor::is_contiguous)
+      .def("is_contiguous",
+           [](const Tensor& t, MemoryFormat f) { return t.is_contiguous(f); }, nb::kw_only(),
+           nb::arg("memory_format") = MemoryFormat::Contiguous)
       .def("is_floating_point", &Tensor::is_floating_point)
       .def("get_device", &Tensor::get_device)
       .def("storage_offset", &Tensor::storage_offset)
@@ -135,12 +137,14 @@ void bind_tensor(nb::module_& m) {
       // ---- moving (copy-like)
       .def("_to",
            [](const Tensor& t, std::optional<Device> device, std::optional<Dtype> dtype,
-              bool non_blocking, bool copy) {
+              bool non_blocking, bool copy, std::optional<MemoryFormat> memory_format) {
              nb::gil_scoped_release release;
-             return t.to(device.value_or(t.device()), dtype.value_or(t.dtype()), non_blocking,
-                         copy);
+             TensorOptions o = TensorOptions().device(device.value_or(t.device()))
+                                   .dtype(dtype.value_or(t.dtype()));
+             if (memory_format) o = o.memory_format(*memory_format);
+             return t.to(o, non_blocking, copy);
            }, nb::arg("device").none(), nb::arg("dtype").none(), nb::arg("non_blocking"),
-           nb::arg("copy"))
+           nb::arg("copy"), nb::arg("memory_format").none() = nb::none())
       .def("_cuda",
            [](const Tensor& t, std::optional<Device> device, bool non_blocking) {
              nb::gil_scoped_release release;
@@ -158,8 +162,10 @@ void bind_tensor(nb::module_& m) {
            }, nb::arg("src"), nb::arg("non_blocking") = false)
       .def("pin_memory", &Tensor::pin_memory, release_gil())
       .def("record_stream", &Tensor::record_stream, nb::arg("stream"))
-      .def("clone", &Tensor::clone)
-      .def("contiguous", &Tensor::contiguous)
+      .def("clone", [](const Tensor& t, std::optional<MemoryFormat> f) { return t.clone(f); },
+           nb::kw_only(), nb::arg("memory_format").none() = nb::none())
+      .def("contiguous", [](const Tensor& t, MemoryFormat f) { return t.contiguous(f); },
+           nb::kw_only(), nb::arg("memory_format") = MemoryFormat::Contiguous)
       // ---- same device and dtype (new_*)
       .def("_new_empty", &Tensor::new_empty)
       .def("_new_zeros", &Tensor::new_zeros)

@@ -1,6 +1,8 @@
 #pragma once
 // The parts of the extension module tide._C, each bound by its own file.
 
+#include <string>
+
 #include <nanobind/nanobind.h>
 
 #include "tide/tensor.h"
@@ -12,6 +14,10 @@ void bind_dtype(nanobind::module_& m);
 void bind_device(nanobind::module_& m);
 /// tide.Generator and tide.default_generator (bind_generator.cpp).
 void bind_generator(nanobind::module_& m);
+/// tide.memory_format: an enum whose values print as torch's (tide.channels_last).
+void bind_memory_format(nanobind::module_& m);
+/// "channels_last" for MemoryFormat::ChannelsLast: torch's Python name.
+std::string python_name(MemoryFormat format);
 void bind_tensor(nanobind::module_& m);
 /// Called by bind_tensor with the class it made.
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);

@@ -12,6 +12,7 @@ NB_MODULE(_C, m) {
   tide::python::bind_dtype(m);
   tide::python::bind_device(m);
   tide::python::bind_generator(m);
+  tide::python::bind_memory_format(m);
   tide::python::bind_tensor(m);
   tide::python::bind_factories(m);
   tide::python::bind_cuda(m);

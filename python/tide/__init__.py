@@ -13,6 +13,11 @@ from ._C import (Tensor, device, dtype, cat, stack, manual_seed, initial_seed,
 # tide's exceptions: all RuntimeError subclasses; tide.cuda.OutOfMemoryError is OutOfMemoryError.
 from ._C import Error, OutOfMemoryError, KernelError, StreamRaceError, InternalError, IndexingError
 from ._C import (bool, uint8, int32, int64, float16, bfloat16, float32, float64)
+from ._C import memory_format
+contiguous_format = memory_format.contiguous_format
+preserve_format = memory_format.preserve_format
+channels_last = memory_format.channels_last
+channels_last_3d = memory_format.channels_last_3d
 from ._size import Size
 from ._factories import (empty, zeros, ones, full, rand, randn, randint, arange, linspace,
                          tensor, empty_like, zeros_like, ones_like, full_like, rand_like,

@@ -68,7 +68,13 @@ def _random_factory(name, make):
     return factory
 
 
-empty = _size_factory("empty", _C._empty)
+def empty(*size, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None):
+    """tide.empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False,
+    memory_format=tide.contiguous_format), as torch.empty"""
+    _check_out(out, "empty")
+    return _C._empty(_sizes(size, "empty"), dtype, device_arg(device), requires_grad, pin_memory,
+                     memory_format)
 zeros = _size_factory("zeros", _C._zeros)
 ones = _size_factory("ones", _C._ones)
 rand = _random_factory("rand", _C._rand)
@@ -142,28 +148,37 @@ def _foreign_tensor(data):
         return from_dlpack(numpy.array(data, copy=True))
 
 
-def empty_like(input, *, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._empty_like(input, dtype, device_arg(device)), requires_grad)
+def empty_like(input, *, dtype=None, device=None, requires_grad=False,
+               memory_format=None):
+    return _rg(_C._empty_like(input, dtype, device_arg(device), memory_format), requires_grad)
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._zeros_like(input, dtype, device_arg(device)), requires_grad)
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False,
+               memory_format=None):
+    return _rg(_C._zeros_like(input, dtype, device_arg(device), memory_format), requires_grad)
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._ones_like(input, dtype, device_arg(device)), requires_grad)
+def ones_like(input, *, dtype=None, device=None, requires_grad=False,
+               memory_format=None):
+    return _rg(_C._ones_like(input, dtype, device_arg(device), memory_format), requires_grad)
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._full_like(input, fill_value, dtype, device_arg(device)), requires_grad)
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
+              memory_format=None):
+    return _rg(_C._full_like(input, fill_value, dtype, device_arg(device), memory_format),
+               requires_grad)
 
 
-def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._rand_like(input, generator, dtype, device_arg(device)), requires_grad)
+def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False,
+              memory_format=None):
+    return _rg(_C._rand_like(input, generator, dtype, device_arg(device), memory_format),
+               requires_grad)
 
 
-def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
-    return _rg(_C._randn_like(input, generator, dtype, device_arg(device)), requires_grad)
+def randn_like(input, *, generator=None, dtype=None, device=None, requires_grad=False,
+               memory_format=None):
+    return _rg(_C._randn_like(input, generator, dtype, device_arg(device), memory_format),
+               requires_grad)
 
 
 def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,

@@ -16,11 +16,13 @@ def _same_or(self, result):
     return self if result._is_same(self) else result
 
 
-def _to(self, *args, device=None, dtype=None, non_blocking=False, copy=False):
-    """to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype), to(other)."""
+def _to(self, *args, device=None, dtype=None, non_blocking=False, copy=False,
+        memory_format=None):
+    """to(device=None, dtype=None, non_blocking=False, copy=False, memory_format=None),
+    to(dtype), to(other)."""
     device, dtype, non_blocking, copy = parse_to(args, device, dtype, non_blocking, copy)
     try:
-        return _same_or(self, self._to(device, dtype, non_blocking, copy))
+        return _same_or(self, self._to(device, dtype, non_blocking, copy, memory_format))
     except TypeError as err:
         raise_translated(err, "to")
 
@@ -144,7 +146,7 @@ _METHODS = {
 
 def _dtype_method(dtype):
     def convert(self, memory_format=None):
-        return _same_or(self, self._to(None, dtype, False, False))
+        return _same_or(self, self._to(None, dtype, False, False, memory_format))
     return convert
 
 

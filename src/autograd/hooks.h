@@ -277,7 +277,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
 // @generated begin traced-declarations copies (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor to(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking);
-Tensor clone(const Tensor& self);
+Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format);
 // @generated end traced-declarations copies
 // @generated begin traced-declarations fills (scripts/gen_ops.py from src/ops/ops.yaml)
 Tensor& fill_(Tensor& self, Scalar value);

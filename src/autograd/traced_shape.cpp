@@ -64,8 +64,8 @@ Tensor index_select(const Tensor& a, int64_t dim, const Tensor& index) {
   return r;
 }
 
-Tensor clone(const Tensor& a) {
-  Tensor r = untraced([&] { return a.clone(); });
+Tensor clone(const Tensor& a, std::optional<MemoryFormat> memory_format) {
+  Tensor r = untraced([&] { return a.clone(memory_format); });
   set_history(
       r, make_node("CloneBackward0", {&a}, [](const Tensor& g, const Saved&) { return grads(g); }));
   return r;

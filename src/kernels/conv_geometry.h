@@ -18,6 +18,9 @@ struct ConvGeometry {
   int64_t out_h = 0, out_w = 0;
   int64_t stride[2] = {1, 1}, dilation[2] = {1, 1};
   int64_t pad_begin[2] = {0, 0}, pad_end[2] = {0, 0};
+  /// Every 4-d operand (input, weight, output and their gradients) has channels-last strides
+  /// (NHWC and OHWI in memory); false: contiguous NCHW and OIHW. Bias is contiguous.
+  bool channels_last = false;
 
   int64_t in_per_group() const { return in_channels / groups; }
   int64_t out_per_group() const { return out_channels / groups; }

@@ -15,6 +15,7 @@
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
+#include "ops/elementwise_layout.h"
 #include "ops/elementwise_plans.h"
 #include "ops/op_common.h"
 #include "ops/torch_names.h"
@@ -128,8 +129,10 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
   Tensor a_conv, b_conv;
   const Tensor* pa = a_num ? nullptr : to_compute(*a.tensor, compute, a_conv);
   const Tensor* pb = b_num ? nullptr : to_compute(*b.tensor, compute, b_conv);
-  if (!result.defined()) {
+  if (!result.defined() && ((!pa || pa->is_contiguous()) && (!pb || pb->is_contiguous()))) {
     // write straight into a fresh conversion that already has the output's shape and dtype
+    // (and layout: a conversion keeps its operand's, and contiguous operands give contiguous
+    // outputs)
     for (Tensor* fresh : {&a_conv, &b_conv}) {
       if (fresh->defined() && fresh->shape() == out_shape && fresh->dtype() == out_dtype) {
         result = *fresh;
@@ -137,6 +140,10 @@ Tensor& binary_op(BinaryOp op, const Arg& a, const Arg& b, const Scalar& alpha, 
       }
     }
     if (!result.defined()) result = detail::make_empty(out_shape, out_dtype, device);
+  } else if (!result.defined()) {
+    // laid out as the operands are (Note [Memory formats] in tensor/memory_format.cpp)
+    result = detail::empty_pointwise_strided(
+        out_shape, out_dtype, device, {a_num ? nullptr : a.tensor, b_num ? nullptr : b.tensor});
   }
   if (a_num || b_num) {
     const Scalar s = a_num ? (a.tensor ? a.tensor->item() : a.scalar)

@@ -15,6 +15,7 @@
 #include "ops/op_common.h"
 #include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
+#include "tensor/memory_format.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
 
@@ -160,16 +161,37 @@ ConvPlan plan_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bi
              "). Kernel size can't be greater than actual input size");
   g.out_h = (padded_h - extent_h) / g.stride[0] + 1;
   g.out_w = (padded_w - extent_w) / g.stride[1] + 1;
+  // torch's rule: a batched convolution is channels-last (its output, its gradients and what
+  // its kernels read) when the input or the weight suggests channels-last (Note [Memory
+  // formats] in tensor/memory_format.cpp); oneDNN and cuDNN take it where it lies.
+  g.channels_last = !plan.unbatched &&
+                    (input.suggest_memory_format() == MemoryFormat::ChannelsLast ||
+                     weight.suggest_memory_format() == MemoryFormat::ChannelsLast);
   return plan;
 }
+
+namespace {
+
+/// The layout every 4-d operand of the plan's kernels has (ConvGeometry::channels_last).
+MemoryFormat format_of(const ConvPlan& plan) {
+  return plan.geometry.channels_last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
+}
+
+/// A new 4-d tensor of `sizes` in the plan's layout.
+Tensor empty_in(const ConvPlan& plan, const DimVector& sizes, Dtype dtype, Device device) {
+  return make_empty_strided(sizes, strides_for(format_of(plan), sizes, "conv2d"), dtype, device);
+}
+
+}  // namespace
 
 Tensor run_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   const ConvPlan& plan) {
   const kernels::ConvGeometry& g = plan.geometry;
-  const Tensor x = (plan.unbatched ? input.unsqueeze(0) : input).contiguous();
-  Tensor out = make_empty({g.batch, g.out_channels, g.out_h, g.out_w}, input.dtype(),
-                          input.device());
-  run_kernel(input.device(), "conv2d", kernels::conv2d_stub, out, x, weight.contiguous(),
+  const MemoryFormat f = format_of(plan);
+  const Tensor x = (plan.unbatched ? input.unsqueeze(0) : input).contiguous(f);
+  Tensor out = empty_in(plan, {g.batch, g.out_channels, g.out_h, g.out_w}, input.dtype(),
+                        input.device());
+  run_kernel(input.device(), "conv2d", kernels::conv2d_stub, out, x, weight.contiguous(f),
              bias.defined() ? bias.contiguous() : Tensor(), g);
   return plan.unbatched ? out.squeeze(0) : out;
 }
@@ -180,18 +202,19 @@ ConvGrads conv2d_backward(const Tensor& grad_out, const Tensor& input, const Ten
   const kernels::ConvGeometry& g = plan.geometry;
   const Device device = grad_out.device();
   const Dtype dtype = grad_out.dtype();
-  const Tensor gy = (plan.unbatched ? grad_out.unsqueeze(0) : grad_out).contiguous();
+  const MemoryFormat f = format_of(plan);
+  const Tensor gy = (plan.unbatched ? grad_out.unsqueeze(0) : grad_out).contiguous(f);
   ConvGrads grads;
   if (need_input) {
-    grads.input = make_empty({g.batch, g.in_channels, g.in_h, g.in_w}, dtype, device);
+    grads.input = empty_in(plan, {g.batch, g.in_channels, g.in_h, g.in_w}, dtype, device);
     run_kernel(device, "conv2d_backward_input", kernels::conv2d_backward_input_stub,
-               grads.input, gy, weight.contiguous(), g);
+               grads.input, gy, weight.contiguous(f), g);
     if (plan.unbatched) grads.input = grads.input.squeeze(0);
   }
   if (need_weight || need_bias) {
     // The weight's kernel also sums the bias gradient in the same pass over grad_out.
-    const Tensor x = (plan.unbatched ? input.unsqueeze(0) : input).contiguous();
-    Tensor gw = make_empty(weight.shape(), dtype, device);
+    const Tensor x = (plan.unbatched ? input.unsqueeze(0) : input).contiguous(f);
+    Tensor gw = empty_in(plan, weight.shape(), dtype, device);
     if (need_bias) grads.bias = make_empty({g.out_channels}, dtype, device);
     run_kernel(device, "conv2d_backward_weight", kernels::conv2d_backward_weight_stub, gw,
                grads.bias, x, gy, g);

@@ -232,13 +232,13 @@ Tensor plain_squeeze(const Tensor& self);
 Tensor plain_squeeze(const Tensor& self, int64_t dim);
 Tensor plain_expand(const Tensor& self, const std::vector<int64_t>& sizes);
 Tensor plain_expand_as(const Tensor& self, const Tensor& other);
-Tensor plain_contiguous(const Tensor& self);
+Tensor plain_contiguous(const Tensor& self, MemoryFormat memory_format);
 Tensor plain_slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
                    std::optional<int64_t> stop, int64_t step);
 Tensor plain_to(const Tensor& self, const TensorOptions& options, bool non_blocking, bool copy);
 Tensor& plain_copy_(Tensor& self, const Tensor& src, bool non_blocking);
 Tensor plain_pin_memory(const Tensor& self);
-Tensor plain_clone(const Tensor& self);
+Tensor plain_clone(const Tensor& self, std::optional<MemoryFormat> memory_format);
 Tensor& plain_fill_(Tensor& self, Scalar value);
 Tensor& plain_fill_(Tensor& self, const Tensor& value);
 Tensor& plain_zero_(Tensor& self);

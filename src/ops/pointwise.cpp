@@ -22,6 +22,7 @@
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
+#include "ops/elementwise_layout.h"
 #include "ops/elementwise_plans.h"
 #include "ops/op_common.h"
 #include "ops/torch_names.h"
@@ -101,7 +102,13 @@ Tensor& pointwise_op(PointwiseKernel kernel, std::initializer_list<const Tensor*
     if (o.dtype() != compute) o = o.to(compute);
     operands.push_back(broadcast_to(o, out_shape));
   }
-  if (!result.defined()) result = make_empty(out_shape, compute, device);
+  if (!result.defined()) {
+    // laid out as the inputs are (Note [Memory formats] in tensor/memory_format.cpp)
+    const Tensor* const* in = inputs.begin();
+    result = inputs.size() == 2
+                 ? empty_pointwise(out_shape, compute, device, {in[0], in[1]})
+                 : empty_pointwise(out_shape, compute, device, {in[0], in[1], in[2]});
+  }
 
   // 4. one kernel
   if (kernel.arity == 2) {

@@ -64,6 +64,8 @@ PoolPlan start_plan(const Tensor& self, const char* where) {
              "'; convert the input to float32 or float64 first");
   PoolPlan plan;
   plan.in_shape = self.shape();
+  plan.channels_last =
+      self.dim() == 4 && self.suggest_memory_format() == MemoryFormat::ChannelsLast;
   kernels::PoolGeometry& g = plan.geometry;
   g.in_h = self.size(-2);
   g.in_w = self.size(-1);
@@ -116,6 +118,13 @@ Tensor empty_in_shape(const DimVector& shape, const Tensor& like) {
   return make_empty(shape, like.dtype(), like.device());
 }
 
+namespace {
+/// A result (or input gradient) in the plan's layout; the kernels compute in NCHW.
+Tensor in_layout_of(const Tensor& out, const PoolPlan& plan) {
+  return plan.channels_last ? out.contiguous(MemoryFormat::ChannelsLast) : out;
+}
+}  // namespace
+
 }  // namespace
 
 PoolPlan plan_max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -151,14 +160,14 @@ Tensor max_pool2d_backward(const Tensor& grad_out, const Tensor& indices, const 
   Tensor grad_input = empty_in_shape(plan.in_shape, grad_out);
   run_kernel(grad_out.device(), "max_pool2d_backward", kernels::max_pool2d_backward_stub,
              grad_input, grad_out.contiguous(), indices.contiguous(), plan.geometry);
-  return grad_input;
+  return in_layout_of(grad_input, plan);
 }
 
 Tensor avg_pool2d_backward(const Tensor& grad_out, const PoolPlan& plan) {
   Tensor grad_input = empty_in_shape(plan.in_shape, grad_out);
   run_kernel(grad_out.device(), "avg_pool2d_backward", kernels::avg_pool2d_backward_stub,
              grad_input, grad_out.contiguous(), plan.geometry);
-  return grad_input;
+  return in_layout_of(grad_input, plan);
 }
 
 Tensor adaptive_avg_pool2d_backward(const Tensor& grad_out, const PoolPlan& plan) {
@@ -166,7 +175,7 @@ Tensor adaptive_avg_pool2d_backward(const Tensor& grad_out, const PoolPlan& plan
   run_kernel(grad_out.device(), "adaptive_avg_pool2d_backward",
              kernels::adaptive_avg_pool2d_backward_stub, grad_input, grad_out.contiguous(),
              plan.geometry);
-  return grad_input;
+  return in_layout_of(grad_input, plan);
 }
 
 // ---- the table's front ends (ops.yaml, family pooling)
@@ -180,7 +189,7 @@ std::tuple<Tensor, Tensor> plain_max_pool2d_with_indices(const Tensor& self,
   Tensor indices = make_empty(plan.out_shape, kInt64, self.device());
   run_kernel(self.device(), "max_pool2d", kernels::max_pool2d_stub, out, indices,
              self.contiguous(), plan.geometry);
-  return {out, indices};
+  return {in_layout_of(out, plan), in_layout_of(indices, plan)};
 }
 
 Tensor plain_max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -198,7 +207,7 @@ Tensor plain_avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef
   Tensor out = empty_in_shape(plan.out_shape, self);
   run_kernel(self.device(), "avg_pool2d", kernels::avg_pool2d_stub, out, self.contiguous(),
              plan.geometry);
-  return out;
+  return in_layout_of(out, plan);
 }
 
 Tensor plain_adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
@@ -206,7 +215,7 @@ Tensor plain_adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
   Tensor out = empty_in_shape(plan.out_shape, self);
   run_kernel(self.device(), "adaptive_avg_pool2d", kernels::adaptive_avg_pool2d_stub, out,
              self.contiguous(), plan.geometry);
-  return out;
+  return in_layout_of(out, plan);
 }
 
 }  // namespace tide::detail

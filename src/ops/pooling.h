@@ -13,6 +13,9 @@ namespace tide::detail {
 struct PoolPlan {
   kernels::PoolGeometry geometry;
   DimVector in_shape, out_shape;
+  /// The input suggests channels-last: the output and the input's gradient are laid out so,
+  /// as torch's (Note [Memory formats] in tensor/memory_format.cpp).
+  bool channels_last = false;
 };
 
 PoolPlan plan_max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,

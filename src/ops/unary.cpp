@@ -6,6 +6,7 @@
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
+#include "ops/elementwise_layout.h"
 #include "ops/elementwise_plans.h"
 #include "ops/op_common.h"
 #include "ops/plain_front_ends.h"
@@ -25,7 +26,7 @@ void check_accepts(kernels::UnaryOp op, Dtype dtype, const char* where) {
 }
 
 Tensor same_dtype_op(kernels::UnaryOp op, const Tensor& self, const char* where) {
-  Tensor out = make_empty(self.shape(), self.dtype(), self.device());
+  Tensor out = empty_pointwise(self.shape(), self.dtype(), self.device(), {&self});
   run_kernel(self.device(), where, kernels::unary_stub, op, out, self);
   return out;
 }
@@ -117,7 +118,7 @@ Tensor plain_clamp(const Tensor& a, std::optional<Scalar> min, std::optional<Sca
     detail::run_kernel(out.device(), "clamp", kernels::clamp_stub, out, out, min, max);
     return out;
   }
-  Tensor out = detail::make_empty(a.shape(), dtype, a.device());
+  Tensor out = detail::empty_pointwise(a.shape(), dtype, a.device(), {&a});
   detail::run_kernel(out.device(), "clamp", kernels::clamp_stub, out, a, min, max);
   return out;
 }

@@ -5,6 +5,7 @@
 #include "kernels/cpu/elementwise_kernels.h"
 #include "ops/dispatch.h"
 #include "ops/elementwise.h"
+#include "ops/elementwise_layout.h"
 #include "ops/op_common.h"
 #include "ops/plain_front_ends.h"
 #include "ops/torch_names.h"
@@ -49,7 +50,7 @@ Tensor where_impl(const Tensor& cond, const Tensor* a, const Scalar& as, const T
   Tensor c = cond.device() == device ? cond : cond.to(device);
   Tensor ta = a ? tensor_operand(*a, dtype, device) : scalar_operand(as, dtype, device);
   Tensor tb = b ? tensor_operand(*b, dtype, device) : scalar_operand(bs, dtype, device);
-  Tensor out = detail::make_empty(shape, dtype, device);
+  Tensor out = detail::empty_pointwise(shape, dtype, device, {&cond, a, b});
   detail::run_kernel(device, "where", kernels::where_stub, out, detail::broadcast_to(c, shape),
                      detail::broadcast_to(ta, shape), detail::broadcast_to(tb, shape));
   return out;

@@ -13,6 +13,7 @@
 #include "tide/cuda/stream.h"
 #include "runtime/registry.h"
 #include "tensor/copy_native.h"
+#include "tensor/memory_format.h"
 #include "tensor/tensor_internal.h"
 #include "tide/factories.h"
 #include "tide/tensor.h"
@@ -87,13 +88,19 @@ Tensor& plain_copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   return self;
 }
 
-Tensor plain_contiguous(const Tensor& self) {
-  if (self.is_contiguous()) return self;
-  return self.clone();
+Tensor plain_contiguous(const Tensor& self, MemoryFormat memory_format) {
+  if (self.is_contiguous(memory_format)) return self;
+  TIDE_CHECK(memory_format != MemoryFormat::Preserve, "[Tensor::contiguous] preserve memory "
+             "format is unsupported by the contiguous operator; pass contiguous_format or "
+             "channels_last");
+  return self.clone(memory_format);
 }
 
-Tensor plain_clone(const Tensor& self) {
-  Tensor out = make_empty(self.shape(), self.dtype(), self.device());
+// Preserve (the default) keeps a dense source's strides (Note [Memory formats]).
+Tensor plain_clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
+  Tensor out = make_empty_strided(self.shape(), strides_for(format, self, "Tensor::clone"),
+                                  self.dtype(), self.device());
   out.copy_(self);
   return out;
 }
@@ -107,11 +114,17 @@ Tensor plain_to(const Tensor& self, const TensorOptions& options, bool non_block
   bool same_device = target == device || (target.is_cpu() && device.is_cpu()) ||
                      (target.is_cuda() && !target.has_index() && device.is_cuda() &&
                       resolve_device(target, "Tensor::to") == device);
-  if (same_device && dt == self.dtype() && !copy) return self;
+  // a memory format (Preserve when not given, as torch's) the tensor is already in asks no copy
+  const auto format = options.memory_format_opt();
+  const bool same_layout = !format || *format == MemoryFormat::Preserve ||
+                           self.is_contiguous(*format);
+  if (same_device && dt == self.dtype() && same_layout && !copy) return self;
   Device dst_device = same_device ? device : resolve_device(target, "Tensor::to");
   // GPU -> cpu with non_blocking: the result is pinned so the copy can be asynchronous (torch).
   const bool pin = non_blocking && dst_device.is_cpu() && device.is_cuda();
-  Tensor out = make_empty(self.shape(), dt, dst_device, pin);
+  Tensor out = make_empty_strided(
+      self.shape(), strides_for(format.value_or(MemoryFormat::Preserve), self, "Tensor::to"), dt,
+      dst_device, pin);
   out.copy_(self, non_blocking);
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include "memory/device_allocators.h"
 #include "memory/pinned_allocator.h"
+#include "tensor/memory_format.h"
 #include "tensor/tensor_internal.h"
 #include "runtime/launch.h"
 #include "runtime/registry.h"
@@ -73,7 +74,11 @@ Tensor empty_with(const DimVector& sizes, const TensorOptions& o, Dtype dtype, c
   TIDE_CHECK(!o.pinned_memory() || d.is_cpu(), "[", where, "] Only dense CPU tensors can be "
              "pinned, but the device is ", d, "; pin a cpu tensor and copy it with non_blocking=true");
   if (o.pinned_memory()) memory::check_pinned_memory_available(where);
-  return make_empty(sizes, dtype, d, o.pinned_memory(), where);
+  const auto format = o.memory_format_opt();
+  if (!format || *format == MemoryFormat::Contiguous)
+    return make_empty(sizes, dtype, d, o.pinned_memory(), where);
+  return make_empty_strided(sizes, strides_for(*format, sizes, where), dtype, d,
+                            o.pinned_memory(), where);
 }
 
 }  // namespace detail
@@ -252,35 +257,64 @@ Tensor from_blob(void* data, std::vector<int64_t> sizes, std::vector<int64_t> st
 
 namespace {
 // The source's device and dtype, overridden only by what options give: the defaults of Note
-// [Default device] and Note [Default dtype] never apply to *_like.
+// [Default device] and Note [Default dtype] never apply to *_like. No memory format: make_like
+// lays the result out.
 TensorOptions like_options(const Tensor& like, const std::optional<TensorOptions>& o) {
   TensorOptions r = like.options();
   if (o) {
     if (o->has_dtype()) r = r.dtype(o->dtype());
     if (o->has_device()) r = r.device(o->device());
-    r = r.requires_grad(o->requires_grad());
   }
   return r;
 }
+
+/// A *_like result: `make(sizes, options)` (a contiguous factory whose values do not depend on
+/// their position) in the layout of options' memory format, Preserve by default: like's own
+/// layout (Note [Memory formats] in tensor/memory_format.cpp). Dense strides in another order
+/// address the same storage, so the made tensor is only restrided.
+template <class Make>
+Tensor make_like(const Tensor& like, const std::optional<TensorOptions>& o, const char* where,
+                 const Make& make) {
+  const MemoryFormat format =
+      o ? o->memory_format_opt().value_or(MemoryFormat::Preserve) : MemoryFormat::Preserve;
+  Tensor t = make(like.sizes(), like_options(like, o));
+  const DimVector strides = detail::strides_for(format, like, where);
+  if (strides != t.stride_vector()) t = Tensor(t.storage(), t.dtype(), t.shape(), strides, 0);
+  if (o && o->requires_grad()) t.requires_grad_();  // a leaf, made after its values
+  return t;
+}
+
 }  // namespace
 
 Tensor empty_like(const Tensor& like, std::optional<TensorOptions> o) {
-  return empty(like.sizes(), like_options(like, o));
+  return make_like(like, o, "empty_like", [](std::vector<int64_t> s, TensorOptions opts) {
+    return empty(std::move(s), opts);
+  });
 }
 Tensor zeros_like(const Tensor& like, std::optional<TensorOptions> o) {
-  return zeros(like.sizes(), like_options(like, o));
+  return make_like(like, o, "zeros_like", [](std::vector<int64_t> s, TensorOptions opts) {
+    return zeros(std::move(s), opts);
+  });
 }
 Tensor ones_like(const Tensor& like, std::optional<TensorOptions> o) {
-  return ones(like.sizes(), like_options(like, o));
+  return make_like(like, o, "ones_like", [](std::vector<int64_t> s, TensorOptions opts) {
+    return ones(std::move(s), opts);
+  });
 }
 Tensor full_like(const Tensor& like, Scalar value, std::optional<TensorOptions> o) {
-  return full(like.sizes(), value, like_options(like, o));
+  return make_like(like, o, "full_like", [&value](std::vector<int64_t> s, TensorOptions opts) {
+    return full(std::move(s), value, opts);
+  });
 }
 Tensor rand_like(const Tensor& like, std::optional<TensorOptions> o) {
-  return rand(like.sizes(), like_options(like, o));
+  return make_like(like, o, "rand_like", [](std::vector<int64_t> s, TensorOptions opts) {
+    return rand(std::move(s), opts);
+  });
 }
 Tensor randn_like(const Tensor& like, std::optional<TensorOptions> o) {
-  return randn(like.sizes(), like_options(like, o));
+  return make_like(like, o, "randn_like", [](std::vector<int64_t> s, TensorOptions opts) {
+    return randn(std::move(s), opts);
+  });
 }
 Tensor rand_like(const Tensor& like, std::optional<Generator> generator,
                  std::optional<TensorOptions> o) {

@@ -1299,8 +1299,8 @@ Tensor Tensor::expand(std::vector<int64_t> sizes) const {
 Tensor Tensor::expand_as(const Tensor& other) const {
   return detail::plain_expand_as(*this, other);
 }
-Tensor Tensor::contiguous() const {
-  return detail::plain_contiguous(*this);
+Tensor Tensor::contiguous(MemoryFormat memory_format) const {
+  return detail::plain_contiguous(*this, memory_format);
 }
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop,
                      int64_t step) const {
@@ -1324,11 +1324,11 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
 Tensor Tensor::pin_memory() const {
   return detail::plain_pin_memory(*this);
 }
-Tensor Tensor::clone() const {
+Tensor Tensor::clone(std::optional<MemoryFormat> memory_format) const {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {
-    return autograd::traced::clone(*this);
+    return autograd::traced::clone(*this, memory_format);
   }
-  return detail::plain_clone(*this);
+  return detail::plain_clone(*this, memory_format);
 }
 Tensor& Tensor::fill_(Scalar value) {
   if (TIDE_UNLIKELY(detail::op_intercepted(*this))) {

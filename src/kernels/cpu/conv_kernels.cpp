@@ -4,10 +4,14 @@
 // users who ask for double, as torch's slow_conv2d does) and builds without oneDNN (the tsan
 // preset). Each parallel chunk writes disjoint outputs: forward by (n, o) plane, backward by
 // image (input) or output channel (weight), so no two threads accumulate into one element.
+// They index NCHW and OIHW: a channels-last call (ConvGeometry::channels_last), which oneDNN
+// takes as it is, runs them on contiguous copies and copies the results back.
 
 #include "kernels/cpu/conv_kernels.h"
 
+#include "kernels/cpu/copy_kernels.h"
 #include "kernels/cpu/parallel.h"
+#include "tensor/tensor_internal.h"
 #include "tide/macros.h"
 
 #if defined(TIDE_USE_ONEDNN)
@@ -141,6 +145,21 @@ void backward_weight_loops(const Tensor& grad_weight, const Tensor& grad_bias,
   });
 }
 
+/// `t` as the loops index it: itself when contiguous (or undefined), else a contiguous host copy
+/// (the kernels run on host memory, a simulated GPU's included).
+Tensor nchw(const Tensor& t) {
+  if (!t.defined() || t.is_contiguous()) return t;
+  Tensor c = detail::make_empty(t.shape(), t.dtype(), Device(kCPU));
+  copy_kernel(c, t);
+  return c;
+}
+
+/// The geometry of the same call on contiguous copies.
+ConvGeometry nchw(ConvGeometry g) {
+  g.channels_last = false;
+  return g;
+}
+
 #if defined(TIDE_USE_ONEDNN)
 /// oneDNN describes no zero-sized dims; the loops handle them (zero outputs, zero gradients).
 bool use_onednn(const Tensor& t, const ConvGeometry& g) {
@@ -156,6 +175,11 @@ void conv2d_kernel(const Tensor& out, const Tensor& input, const Tensor& weight,
 #if defined(TIDE_USE_ONEDNN)
   if (use_onednn(out, g)) return onednn::conv2d_forward(out, input, weight, bias, g);
 #endif
+  if (g.channels_last) {
+    const Tensor y = nchw(out);
+    conv2d_kernel(y, nchw(input), nchw(weight), bias, nchw(g));
+    return copy_kernel(out, y);
+  }
   if (out.dtype() == kFloat64) return forward_loops<double>(out, input, weight, bias, g);
   TIDE_INTERNAL_ASSERT(out.dtype() == kFloat32);
   forward_loops<float>(out, input, weight, bias, g);
@@ -168,6 +192,11 @@ void conv2d_backward_input_kernel(const Tensor& grad_input, const Tensor& grad_o
     return onednn::conv2d_backward_input(grad_input, grad_out, weight, g);
   }
 #endif
+  if (g.channels_last) {
+    const Tensor gx = nchw(grad_input);
+    conv2d_backward_input_kernel(gx, nchw(grad_out), nchw(weight), nchw(g));
+    return copy_kernel(grad_input, gx);
+  }
   if (grad_input.dtype() == kFloat64) {
     return backward_input_loops<double>(grad_input, grad_out, weight, g);
   }
@@ -183,6 +212,11 @@ void conv2d_backward_weight_kernel(const Tensor& grad_weight, const Tensor& grad
     return onednn::conv2d_backward_weight(grad_weight, grad_bias, input, grad_out, g);
   }
 #endif
+  if (g.channels_last) {
+    const Tensor gw = nchw(grad_weight);
+    conv2d_backward_weight_kernel(gw, grad_bias, nchw(input), nchw(grad_out), nchw(g));
+    return copy_kernel(grad_weight, gw);
+  }
   if (grad_weight.dtype() == kFloat64) {
     return backward_weight_loops<double>(grad_weight, grad_bias, input, grad_out, g);
   }

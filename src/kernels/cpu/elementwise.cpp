@@ -1,5 +1,7 @@
 #include "kernels/cpu/elementwise.h"
 
+#include <algorithm>
+
 namespace tide::kernels {
 
 ElementwiseIter ElementwiseIter::build(std::initializer_list<const Tensor*> operands) {
@@ -18,9 +20,21 @@ ElementwiseIter ElementwiseIter::build(std::initializer_list<const Tensor*> oper
     it.strides[k] = DimVector();
     ++k;
   }
+  // The dims from the outermost to the innermost of the output's memory: their own order for a
+  // contiguous output, else by decreasing stride, so that a channels-last output (Note [Memory
+  // formats] in tensor/memory_format.cpp) is walked along its channels and coalesces as a
+  // contiguous one does.
+  DimVector order;
   for (int64_t d = 0; d < ndim; ++d) {
+    if (out.shape()[d] != 1) order.push_back(d);
+  }
+  if (!out.is_contiguous()) {
+    const DimVector& os = out.stride_vector();
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t x, int64_t y) { return os[x] > os[y]; });
+  }
+  for (int64_t d : order) {
     int64_t size = out.shape()[d];
-    if (size == 1) continue;
     bool merge = !it.shape.empty();
     k = 0;
     for (const Tensor* t : operands) {

@@ -11,7 +11,9 @@
 // CUDNN_FMA_MATH (true float32). The workspace comes from the caching allocator on the
 // launch's stream (kernels/cuda/scratch.h): freed at the launcher's return, it is reused only by
 // later work on that stream. cuDNN pads symmetrically; the front end turns conv2d's
-// asymmetric "same" padding into explicit zeros for GPUs (ops/convolution.cpp).
+// asymmetric "same" padding into explicit zeros for GPUs (ops/convolution.cpp). A channels-last
+// convolution (ConvGeometry::channels_last) describes its images and filter as NHWC, cuDNN's
+// fast layout for tensor cores, instead of copying them to NCHW.
 
 #include <cudnn.h>
 
@@ -55,10 +57,11 @@ struct Scale {
 
 class TensorDesc {
  public:
-  TensorDesc(const Tensor& like, int n, int c, int h, int w) {
+  /// `channels_last`: the tensor is NHWC in memory (MemoryFormat::ChannelsLast).
+  TensorDesc(const Tensor& like, int n, int c, int h, int w, bool channels_last = false) {
     TIDE_CUDNN_CHECK(cudnnCreateTensorDescriptor(&desc_));
-    TIDE_CUDNN_CHECK(
-        cudnnSetTensor4dDescriptor(desc_, CUDNN_TENSOR_NCHW, data_type(like), n, c, h, w));
+    TIDE_CUDNN_CHECK(cudnnSetTensor4dDescriptor(
+        desc_, channels_last ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW, data_type(like), n, c, h, w));
   }
   ~TensorDesc() { cudnnDestroyTensorDescriptor(desc_); }
   TensorDesc(const TensorDesc&) = delete;
@@ -74,8 +77,8 @@ class FilterDesc {
   FilterDesc(const Tensor& like, const ConvGeometry& g) {
     TIDE_CUDNN_CHECK(cudnnCreateFilterDescriptor(&desc_));
     TIDE_CUDNN_CHECK(cudnnSetFilter4dDescriptor(
-        desc_, data_type(like), CUDNN_TENSOR_NCHW, int(g.out_channels), int(g.in_per_group()),
-        int(g.kernel_h), int(g.kernel_w)));
+        desc_, data_type(like), g.channels_last ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
+        int(g.out_channels), int(g.in_per_group()), int(g.kernel_h), int(g.kernel_w)));
   }
   ~FilterDesc() { cudnnDestroyFilterDescriptor(desc_); }
   FilterDesc(const FilterDesc&) = delete;
@@ -112,8 +115,8 @@ class ConvDesc {
 /// The descriptors of one convolution.
 struct Descs {
   Descs(const Tensor& like, const ConvGeometry& g)
-      : x(like, int(g.batch), int(g.in_channels), int(g.in_h), int(g.in_w)),
-        y(like, int(g.batch), int(g.out_channels), int(g.out_h), int(g.out_w)),
+      : x(like, int(g.batch), int(g.in_channels), int(g.in_h), int(g.in_w), g.channels_last),
+        y(like, int(g.batch), int(g.out_channels), int(g.out_h), int(g.out_w), g.channels_last),
         w(like, g),
         conv(like, g) {}
   TensorDesc x, y;
@@ -130,7 +133,7 @@ struct AlgoKey {
   int device;
   Dtype dtype;
   bool deterministic, tf32;
-  int64_t sizes[14];
+  int64_t sizes[15];  // the geometry, channels_last last
   bool operator<(const AlgoKey& o) const {
     return std::tie(pass, device, dtype, deterministic, tf32) <
                std::tie(o.pass, o.device, o.dtype, o.deterministic, o.tf32) ||
@@ -146,7 +149,7 @@ AlgoKey key_of(Pass pass, const Tensor& like, const ConvGeometry& g) {
                  tf32,
                  {g.batch, g.in_channels, g.in_h, g.in_w, g.out_channels, g.kernel_h, g.kernel_w,
                   g.groups, g.stride[0], g.stride[1], g.dilation[0], g.dilation[1],
-                  g.pad_begin[0], g.pad_begin[1]}};
+                  g.pad_begin[0], g.pad_begin[1], g.channels_last ? 1 : 0}};
 }
 
 std::mutex cache_mutex;

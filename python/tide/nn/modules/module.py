@@ -364,17 +364,19 @@ class Module:
         fn(self)
         return self
 
-    def to(self, *args, **kwargs):
-        """to(device=None, dtype=None, non_blocking=False), to(dtype), to(tensor): moves and
-        converts parameters and buffers in place; dtype applies to floating point ones only."""
+    def to(self, *args, memory_format=None, **kwargs):
+        """to(device=None, dtype=None, non_blocking=False, memory_format=None), to(dtype),
+        to(tensor): moves and converts parameters and buffers in place; dtype applies to
+        floating point ones only, memory_format (channels_last) to 4-d and 5-d ones, as torch."""
         device, dtype, non_blocking, _ = parse_to(args, **kwargs)
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point dtypes, but got desired "
                             f"dtype={dtype}")
 
         def convert(t):
+            fmt = memory_format if t.dim() in (4, 5) else None
             return t.to(device=device, dtype=dtype if t.is_floating_point() else None,
-                        non_blocking=non_blocking)
+                        non_blocking=non_blocking, memory_format=fmt)
         return self._apply(convert)
 
     def cuda(self, device=None):
