@@ -7,6 +7,7 @@
 
 #include "bindings.h"
 #include "casters.h"
+#include "python_forms.h"
 #include "tide/ops.h"
 
 namespace nb = nanobind;
@@ -111,6 +112,11 @@ void bind_indexing(nb::module_& m, nb::class_<Tensor>& t) {
       }, nb::arg("dim"), nb::arg("index"), nb::arg("value"));
   m.def("where", [](T condition) { return nb::tuple(nb::cast(tide::where(condition))); },
         nb::arg("condition"));
+  // Note [Free functions bound directly]: tide.gather(a, dim, index); out= and the rest reach
+  // python/tide/_ops.py's definition.
+  m.def("gather", [](T input, int64_t dim, T index) { return input.gather(dim, index); },
+        nb::arg("input"), nb::arg("dim"), nb::arg("index"));
+  def_python_fallback(m, "gather");
 }
 
 }  // namespace tide::python
