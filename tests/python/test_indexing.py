@@ -15,7 +15,7 @@ import tide
 GOLDENS = json.load(open(os.path.join(os.path.dirname(__file__), "..", "fixtures",
                                       "indexing_goldens.json")))
 DTYPES = {"float32": tide.float32, "float64": tide.float64, "int64": tide.int64,
-          "int32": tide.int32, "bool": tide.bool, "uint8": tide.uint8}
+          "int32": tide.int32, "bool": tide.bool, "uint8": tide.uint8, "float16": tide.float16}
 DEVICES = ["cpu", "cuda:0"]
 
 
