@@ -230,6 +230,29 @@ def along_dim_cases():
            lambda: torch.gather(a, 1, g.int()))
     golden("gather_rank_mismatch_rejected", "gather", [a, torch.tensor([0])], {"dim": 1},
            lambda: torch.gather(a, 1, torch.tensor([0])))
+    # gather's own kernel (Note [A gather of its own]) at its edges; explicit inputs, so the
+    # random ones of the cases after these stay as they were.
+    one, zero = torch.tensor([1.5]), torch.tensor([0])
+    golden("gather_one_element", "gather", [one, zero], {"dim": 0}, lambda: torch.gather(one, 0, zero))
+    scalar, scalar_index = torch.tensor(2.5), torch.tensor(0)
+    golden("gather_zero_dim", "gather", [scalar, scalar_index], {"dim": 0},
+           lambda: torch.gather(scalar, 0, scalar_index))
+    no_index = torch.zeros(3, 0, dtype=torch.int64)
+    golden("gather_empty_index", "gather", [a, no_index], {"dim": 1},
+           lambda: torch.gather(a, 1, no_index))
+    flags = torch.tensor([[True, False, False], [False, True, True]])
+    flag_index = torch.tensor([[2, 2, 0], [1, 0, 1]])
+    golden("gather_bool", "gather", [flags, flag_index], {"dim": 1},
+           lambda: torch.gather(flags, 1, flag_index))
+    halves = a.to(torch.float16)
+    golden("gather_float16_dim0", "gather", [halves, g0], {"dim": 0},
+           lambda: torch.gather(halves, 0, g0))
+    later_bad = torch.tensor([[0, 1], [5, 0], [0, 9]])
+    golden("gather_first_bad_index_named_rejected", "gather", [a, later_bad], {"dim": 1},
+           lambda: torch.gather(a, 1, later_bad))
+    empty_self, index_into_empty = torch.zeros(3, 0), torch.zeros(3, 1, dtype=torch.int64)
+    golden("gather_from_empty_rejected", "gather", [empty_self, index_into_empty], {"dim": 1},
+           lambda: torch.gather(empty_self, 1, index_into_empty))
     src = floats(3, 3)
     # No index repeats within a row: which of two writes to one place wins is undefined on a
     # GPU (torch says so; the H200's first run took the other one). scatter_value writes one

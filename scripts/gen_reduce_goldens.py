@@ -260,6 +260,38 @@ def sort_cases():
                    {"k": k, "dim": 1, "largest": largest}, lambda k=k, largest=largest: torch.topk(d, k, 1, largest))
     golden("topk_dim0", "topk", [d], {"k": 2, "dim": 0, "largest": True}, lambda: torch.topk(d, 2, 0))
     golden("topk_k_too_large_rejected", "topk", [d], {"k": 6, "dim": 1, "largest": True}, lambda: torch.topk(d, 6, 1))
+    # k == 1 is a max/min reduction in tide (Note [topk of one]). Lines of 64 or more: there
+    # torch's cpu topk(1) is a heap selection that keeps the first of equal values and the
+    # first NaN, as tide does (on shorter lines torch's nth_element picks among ties as it
+    # happens to, so ties there are not compared).
+    nan = float("nan")
+    line = [1.0] * 30 + [7.0] + [3.0] * 10 + [7.0] * 5 + [-3.0] + [2.0] * 20 + [-3.0] * 3
+    lines = torch.tensor([line, line[:30] + [nan] + line[31:40] + [nan] + line[41:],
+                          [nan if v == 2.0 else v for v in line]])
+    int_lines = torch.tensor([[int(v) for v in line], [int(-v) for v in line]])
+    for largest in [True, False]:
+        tag = "largest" if largest else "smallest"
+        golden(f"topk_k1_ties_nan_{tag}", "topk", [lines], {"k": 1, "dim": 1, "largest": largest},
+               lambda largest=largest: torch.topk(lines, 1, 1, largest))
+        golden(f"topk_k1_int64_ties_{tag}", "topk", [int_lines], {"k": 1, "dim": 1, "largest": largest},
+               lambda largest=largest: torch.topk(int_lines, 1, 1, largest))
+        golden(f"topk_k1_dim0_{tag}", "topk", [d], {"k": 1, "dim": 0, "largest": largest},
+               lambda largest=largest: torch.topk(d, 1, 0, largest))
+        golden(f"topk_k1_columns_ties_nan_{tag}", "topk", [lines.t().contiguous()],
+               {"k": 1, "dim": 0, "largest": largest},
+               lambda largest=largest: torch.topk(lines.t().contiguous(), 1, 0, largest))
+    scalar, no_rows = torch.tensor(2.5), torch.zeros(0, 3)
+    golden("topk_k1_zero_dim", "topk", [scalar], {"k": 1, "dim": 0, "largest": True},
+           lambda: torch.topk(scalar, 1, 0))
+    golden("topk_k1_no_lines", "topk", [no_rows], {"k": 1, "dim": 1, "largest": True},
+           lambda: torch.topk(no_rows, 1, 1))
+    golden("topk_k1_negative_dim", "topk", [d], {"k": 1, "dim": -1, "largest": True},
+           lambda: torch.topk(d, 1, -1))
+    all_nan = torch.tensor([[nan, nan, nan], [nan, 1.0, nan]])
+    golden("topk_k1_all_nan_smallest", "topk", [all_nan], {"k": 1, "dim": 1, "largest": False},
+           lambda: torch.topk(all_nan, 1, 1, False))
+    golden("topk_k1_empty_dim_rejected", "topk", [no_rows], {"k": 1, "dim": 0, "largest": True},
+           lambda: torch.topk(no_rows, 1, 0))
     for k in [1, 3, 5]:
         for keepdim in [False, True]:
             golden(f"kthvalue_k{k}_{keepdim}", "kthvalue", [d], {"k": k, "dim": 1, "keepdim": keepdim},

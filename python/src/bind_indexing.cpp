@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "casters.h"
+#include "python_forms.h"
 #include "tide/ops.h"
 
 namespace nb = nanobind;
@@ -141,6 +142,11 @@ void bind_indexing(nb::module_& m, nb::class_<Tensor>& t) {
           return tide::bucketize(self, boundaries, out_int32, right);
         },
         nb::arg("input"), nb::arg("boundaries"), nb::arg("out_int32"), nb::arg("right"));
+  // Note [Free functions bound directly]: tide.gather(a, dim, index); out= and the rest reach
+  // python/tide/_ops.py's definition.
+  m.def("gather", [](T input, int64_t dim, T index) { return input.gather(dim, index); },
+        nb::arg("input"), nb::arg("dim"), nb::arg("index"));
+  def_python_fallback(m, "gather");
 }
 
 }  // namespace tide::python

@@ -18,6 +18,7 @@
 #include "bindings.h"
 #include "casters.h"
 #include "py_int.h"
+#include "python_forms.h"
 #include "tensor_from_python.h"
 #include "tide/ops.h"
 
@@ -72,7 +73,7 @@ Scalar norm_p(nb::handle p) {
 
 }  // namespace
 
-void bind_reductions(nb::class_<Tensor>& t) {
+void bind_reductions(nb::module_& m, nb::class_<Tensor>& t) {
   t.def(
        "prod",
        [](T a, nb::handle dim, bool keepdim, std::optional<Dtype> dtype) {
@@ -222,6 +223,15 @@ void bind_reductions(nb::class_<Tensor>& t) {
             return a.topk(k, dim, largest, sorted);
           },
           nb::arg("k"), nb::arg("dim"), nb::arg("largest"), nb::arg("sorted"))
+      // Note [Free functions bound directly]: x.topk(k) and tide.topk(x, k) make torch's
+      // named tuple here; any other call reaches python/tide/_reductions.py's definition.
+      .def(
+          "topk",
+          [](T a, int64_t k, int64_t dim, bool largest, bool sorted) {
+            auto [values, indices] = a.topk(k, dim, largest, sorted);
+            return named_pair("topk", std::move(values), std::move(indices));
+          },
+          nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true, nb::arg("sorted") = true)
       .def(
           "_kthvalue",
           [](T a, int64_t k, int64_t dim, bool keepdim) { return a.kthvalue(k, dim, keepdim); },
@@ -273,6 +283,16 @@ void bind_reductions(nb::class_<Tensor>& t) {
           "histc",
           [](T a, int64_t bins, Scalar min, Scalar max) { return a.histc(bins, min, max); },
           nb::arg("bins") = 100, nb::arg("min") = 0, nb::arg("max") = 0);
+  def_python_fallback(t, "topk");
+  m.def(
+      "topk",
+      [](T input, int64_t k, int64_t dim, bool largest, bool sorted) {
+        auto [values, indices] = input.topk(k, dim, largest, sorted);
+        return named_pair("topk", std::move(values), std::move(indices));
+      },
+      nb::arg("input"), nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true,
+      nb::arg("sorted") = true);
+  def_python_fallback(m, "topk");
 }
 
 }  // namespace tide::python

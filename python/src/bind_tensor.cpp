@@ -294,7 +294,7 @@ void bind_tensor(nb::module_& m) {
              t.backward(gradient ? *gradient : Tensor(), retain_graph.value_or(false));
            }, nb::arg("gradient").none() = nb::none(), nb::arg("retain_graph").none() = nb::none());
   bind_tensor_ops(m, cls);
-  bind_reductions(cls);
+  bind_reductions(m, cls);
   bind_autograd(m, cls);
 }
 

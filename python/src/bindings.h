@@ -24,7 +24,7 @@ void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 /// Called by bind_tensor_ops: advanced indexing and the masked ops (bind_indexing.cpp).
 void bind_indexing(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 /// Called by bind_tensor after bind_tensor_ops: issue 25's reductions and scans.
-void bind_reductions(nanobind::class_<Tensor>& cls);
+void bind_reductions(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 /// Called by bind_tensor_ops: the shape and linear-algebra ops of issue 25 (bind_shapes.cpp).
 void bind_shapes(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 /// Called by bind_tensor: tide._C._autograd and the Tensor methods register_hook, retain_grad.

@@ -178,6 +178,19 @@ Tensor index(const Tensor& self, nb::handle key) {
 }
 
 void index_assign(const Tensor& self, nb::handle key, nb::handle value) {
+  // x[mask] = number with a bool mask of x's own shape on x's device is index_put_'s masked
+  // fill (Note [A mask and one value] in src/ops/indexing.cpp): called as that directly, it
+  // skips the key's parsing and the value's tensor. A self that autograd must see keeps
+  // index_put_, which it records.
+  if (nb::isinstance<Tensor>(key) && !nb::isinstance<Tensor>(value)) {
+    const Tensor& mask = nb::cast<const Tensor&>(key);
+    Scalar number;
+    if (mask.dtype() == kBool && mask.dim() > 0 && mask.device() == self.device() &&
+        mask.shape() == self.shape() && !self.requires_grad() && nb::try_cast(value, number)) {
+      Tensor(self).masked_fill_(mask, number);
+      return;
+    }
+  }
   ParsedKey p = parse_key(self, key);
   if (!p.indices.empty()) {
     Tensor v;

@@ -184,9 +184,22 @@ def _not_a_tensor(name, input, err):
     raise err
 
 
+# Note [Free functions bound directly] (python/src/python_forms.h): the functions (and the
+# Tensor methods, as "Tensor.<name>") bound in C++ for their common call; each one's Python
+# definition stays here for every other call, which the binding hands to it.
+_PYTHON_FORMS = {}
+
+
+def bind_directly(namespace, name):
+    """namespace[name] becomes tide._C's binding; its Python definition takes the other calls."""
+    _PYTHON_FORMS[name] = namespace[name]
+    namespace[name] = getattr(_C, name)
+
+
 def install(namespace):
     for name in _METHOD_FORMS + _INPLACE_FUNCTIONS:
         namespace[name] = _method_form(name)
+    bind_directly(namespace, "gather")
     def cat(tensors, dim=0, *, out=None):
         result = _C.cat(tensors, dim)
         return result if out is None else _into_out("cat", result, out, "cast")

@@ -77,18 +77,20 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 
 def install(namespace):
-    from ._ops import _method_form
+    from ._ops import _method_form, _PYTHON_FORMS, bind_directly
     _C.Tensor.aminmax = _aminmax
     _C.Tensor.cummax = _cummax
     _C.Tensor.cummin = _cummin
     _C.Tensor.sort = _sort
-    _C.Tensor.topk = _topk
+    # Tensor.topk is bound in C++ (Note [Free functions bound directly]); _topk takes the rest.
+    _PYTHON_FORMS["Tensor.topk"] = _topk
     _C.Tensor.kthvalue = _kthvalue
     _C.Tensor.median = _median
     _C.Tensor.mode = _mode
     _C.Tensor.unique = unique
     for name in _METHOD_FORMS:
         namespace[name] = _method_form(name)
+    bind_directly(namespace, "topk")
     namespace["var_mean"] = var_mean
     namespace["std_mean"] = std_mean
     namespace["unique"] = unique

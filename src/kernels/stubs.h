@@ -72,6 +72,9 @@ extern KernelStub<void(const Tensor&, const Tensor&, int64_t, IndexErrorKind, in
     index_wrap_stub;
 /// take(out, in, index): out[j] = in[index[j]] by row-major element number.
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&)> take_stub;
+/// gather(out, in, index, dim): out = in gathered along dim by index, whose entries are checked
+/// in the same pass (kind DimIndex, aux dim).
+extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> gather_stub;
 /// put(self, index, source, accumulate): self[index[j]] = (or +=) source[j].
 extern KernelStub<void(const Tensor&, const Tensor&, const Tensor&, bool)> put_stub;
 /// put_reduce(self, index, source, op): self[index[j]] = op(self[index[j]], source[j]).

@@ -29,7 +29,9 @@
 #include "kernels/stubs.h"
 #include "ops/dispatch.h"
 #include "ops/index_numbers.h"
+#include "ops/elementwise.h"
 #include "ops/op_common.h"
+#include "ops/op_entry.h"
 #include "ops/plain_front_ends.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
@@ -315,7 +317,12 @@ Tensor& plain_index_put_(Tensor& self, const std::vector<Tensor>& indices, const
   if (!accumulate && values.dtype() == self.dtype()) {
     // Note [A mask and one value].
     const Tensor mask = mask_of_a_masked_fill(self, indices, values);
-    if (mask.defined()) return self.masked_fill_(mask, values.reshape({}));
+    if (mask.defined()) {
+      // A value autograd need not see goes as a number: the fill is then one kernel when
+      // nothing records (Note [Masked fill in place]); values is a cpu tensor, so no wait.
+      if (!op_intercepted(values)) return self.masked_fill_(mask, values.item());
+      return self.masked_fill_(mask, values.reshape({}));
+    }
   }
   const Prepared p = prepare(self, indices, "Tensor::index_put_");
   TIDE_CHECK(values.dtype() == self.dtype(), "[Tensor::index_put_] Index put requires the source "
@@ -378,9 +385,35 @@ Tensor& fill_in_place(Tensor& self, const Tensor& filled) {
   self.copy_(filled);
   return self;
 }
+
+/// Note [Masked fill in place]: masked_fill_ is a composite op — masked_fill (a where into a
+/// new tensor) and a copy_ back — which autograd records through. When the op entry would take
+/// the plain path anyway (op_intercepted: nothing records), the where writes self directly:
+/// one kernel and no result to allocate. That needs a self whose elements do not overlap
+/// (contiguous) and a bool mask on self's device that broadcasts to self's shape without
+/// growing it; anything else (including every misuse, for its message) takes the composite
+/// path. The value is made as masked_fill makes it, so it converts to self's dtype alike.
+bool fills_in_place(const Tensor& self, const Tensor& mask) {
+  if (op_intercepted(self, mask) || mask.dtype() != kBool || mask.device() != self.device() ||
+      mask.dim() > self.dim() || !self.is_contiguous()) {
+    return false;
+  }
+  for (int64_t i = 1; i <= mask.dim(); ++i) {
+    const int64_t m = mask.shape()[mask.dim() - i];
+    if (m != 1 && m != self.shape()[self.dim() - i]) return false;
+  }
+  return true;
+}
 }  // namespace
 
 Tensor& plain_masked_fill_(Tensor& self, const Tensor& mask, Scalar value) {
+  if (self.defined() && mask.defined() && fills_in_place(self, mask)) {
+    const Tensor v = full({}, value, tide::device(self.device()).dtype(self.dtype()));
+    self.storage().bump_version();  // Note [Version counters]
+    run_kernel(self.device(), "Tensor::masked_fill_", kernels::where_stub, self,
+               broadcast_to(mask, self.shape()), broadcast_to(v, self.shape()), self);
+    return self;
+  }
   return fill_in_place(self, masked_fill(self, mask, value));
 }
 

@@ -2,7 +2,8 @@
 // index_add(_), index_copy(_) and index_fill(_). Each turns its index into flat element numbers of self — the
 // index supplies the coordinate along `dim`, an element's own position the others — and reads
 // them with take or writes them with put_ (Note [Advanced indexing] in ops/indexing.cpp), so
-// autograd records through those two. As in torch, only index_fill's indices count from the
+// autograd records through those two; a gather that records nothing runs one kernel of its own
+// (Note [A gather of its own]). As in torch, only index_fill's indices count from the
 // end (kernels::IndexErrorKind says which error each raises).
 
 #include <string>
@@ -12,8 +13,10 @@
 #include "ops/dispatch.h"
 #include "ops/index_numbers.h"
 #include "ops/op_common.h"
+#include "ops/op_entry.h"
 #include "ops/plain_front_ends.h"
 #include "ops/scatter_reduce_grad.h"
+#include "tensor/tensor_internal.h"
 #include "tide/autograd.h"
 #include "tide/factories.h"
 #include "tide/ops.h"
@@ -45,9 +48,9 @@ Tensor numbers_along(const Tensor& self, int64_t d, const Tensor& coords, const 
 }
 
 /// gather's and scatter's index: self's rank, int64, no larger than self (and src) apart from
-/// dim; returns the flat numbers it addresses, in index's shape.
-Tensor scatter_numbers(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                       const char* where) {
+/// dim; returns dim wrapped. The entries are checked by the kernel that reads them.
+int64_t check_scatter_index(const Tensor& self, int64_t dim, const Tensor& index,
+                            const Tensor& src, const char* where) {
   check_defined(self, where, "self");
   check_defined(index, where, "index");
   same_device({{"self", &self}, {"index", &index}}, where);
@@ -64,6 +67,14 @@ Tensor scatter_numbers(const Tensor& self, int64_t dim, const Tensor& index, con
                shape_list(index.shape()), " to be smaller than src ", shape_list(src.shape()),
                " at dimension ", k);
   }
+  return d;
+}
+
+/// The flat numbers in self that gather's and scatter's index addresses, in index's shape,
+/// after check_scatter_index's checks and each entry's against self.size(dim).
+Tensor scatter_numbers(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       const char* where) {
+  const int64_t d = check_scatter_index(self, dim, index, src, where);
   const Tensor coords = wrapped(index, self.size(d), IndexErrorKind::DimIndex, d, where);
   return numbers_along(self, d, coords, index.shape());
 }
@@ -111,11 +122,26 @@ Tensor index_numbers(const Tensor& self, int64_t dim, const Tensor& index, const
 
 }  // namespace
 
-// A 0-dim self (and index, src) is read as a 1-element vector, as torch does.
+/// Note [A gather of its own]: gather is a composite op (autograd records it through take,
+/// Note [Advanced indexing]), which costs three kernels: the index checked against the dim,
+/// the flat numbers checked again by take, the read. When the op entry would take the plain
+/// path anyway (no operand has autograd metadata under grad mode: op_intercepted), nothing is
+/// recorded, and one kernel does it all: gather_stub checks each entry as it reads it and
+/// reports a bad one as the wrap kernel does (torch's message and error type, kind DimIndex;
+/// from an empty self every entry is bad, and nothing is read). A 0-dim self (and index, src) is read as a 1-element vector, as torch does.
 Tensor plain_gather(const Tensor& self, int64_t dim, const Tensor& index) {
   const Tensor s = self.dim() == 0 ? self.reshape({1}) : self;
   const Tensor idx = self.dim() == 0 ? index.reshape({-1}) : index;
-  return s.take(scatter_numbers(s, dim, idx, Tensor(), "gather")).reshape(index.sizes());
+  if (TIDE_UNLIKELY(op_intercepted(self, index))) {
+    return s.take(scatter_numbers(s, dim, idx, Tensor(), "gather")).reshape(index.sizes());
+  }
+  const int64_t d = check_scatter_index(s, dim, idx, Tensor(), "gather");
+  Tensor out = make_empty(index.shape(), self.dtype(), self.device());
+  if (idx.numel() > 0) {
+    run_kernel(self.device(), "gather", kernels::gather_stub,
+               self.dim() == 0 ? out.reshape({-1}) : out, s, idx.contiguous(), d);
+  }
+  return out;
 }
 
 Tensor& plain_scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {

@@ -71,6 +71,27 @@ std::tuple<Tensor, Tensor> squeezed(Tensor values, Tensor indices, int64_t d, bo
   return {values, indices};
 }
 
+/// Note [topk of one]: topk(1) is the extremum along d and where it first occurs, which the
+/// max/min reduction computes (min_max_stub: no sort, no scratch, no narrowed copies). Its
+/// order is the stable sort's for the largest value — the first of equal values, and NaN
+/// largest, the first NaN — and for the smallest of numbers that cannot be NaN. The smallest
+/// of floating values is not: topk skips NaN unless the line holds nothing else, the reduction
+/// propagates it. So largest=False on floating dtypes keeps the sort.
+std::tuple<Tensor, Tensor> top_one(const Tensor& a, int64_t d, bool largest) {
+  const Device device = detail::common_device({&a}, "topk");
+  DimVector shape = a.shape();
+  if (a.dim() > 0) shape[d] = 1;
+  Tensor values = detail::make_empty(shape, a.dtype(), device);
+  Tensor indices = detail::make_empty(shape, kInt64, device);
+  if (values.numel() > 0) {
+    const kernels::ReduceShape around =
+        a.dim() == 0 ? kernels::ReduceShape{} : kernels::split_at_dim(a.shape(), d);
+    detail::run_kernel(device, "topk", kernels::min_max_stub, values, indices, a.contiguous(),
+                       around, largest);
+  }
+  return {values, indices};
+}
+
 }  // namespace
 
 namespace detail {
@@ -91,6 +112,7 @@ std::tuple<Tensor, Tensor> plain_topk(const Tensor& a, int64_t k, int64_t dim, b
   const int64_t d = detail::wrap_dim(dim, a.dim(), "topk");
   TIDE_CHECK(k >= 0 && k <= size_at(a, d), "[topk] selected index k out of range: k = ", k,
              " for a dim of size ", size_at(a, d), "; pick k in [0, ", size_at(a, d), "]");
+  if (k == 1 && (largest || !a.is_floating_point())) return top_one(a, d, largest);
   Sorted s = sort_along(a, dim, largest, true, "topk");
   if (a.dim() == 0) return {s.values, s.indices};
   return {s.values.narrow(d, 0, k).contiguous(), s.indices.narrow(d, 0, k).contiguous()};

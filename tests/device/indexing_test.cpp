@@ -303,5 +303,83 @@ TEST(Indexing, NonzeroAfterQueuedWorkSeesItsResult) {
   }
 }
 
+// ---- one kernel where nothing records (Note [A gather of its own], Note [Masked fill in
+// place]): the same results as the composite path that autograd records through
+
+TEST(Indexing, GatherOfItsOwnMatchesTheRecordedPathOnStridedOperandsOnEveryDevice) {
+  for (const Device& device : devices()) {
+    SCOPED_TRACE(device.str());
+    const Tensor base = arange(24, tide::device(device).dtype(kFloat32)).reshape({4, 6});
+    const Tensor self = base.t();                              // (6, 4), not contiguous
+    const Tensor index = tensor({3, 0, 2, 1, 1, 3, 0, 0})      // (2, 4) read as its transpose
+                             .reshape({4, 2}).to(device).t();  // strided too
+    for (int64_t dim : {0, 1, -1}) {
+      SCOPED_TRACE("dim " + std::to_string(dim));
+      const Tensor plain = gather(self, dim, index);
+      const Tensor recorded = gather(self.detach().requires_grad_(), dim, index);
+      EXPECT_TRUE(recorded.requires_grad());  // the composite path ran
+      EXPECT_TRUE(test::same_bits(recorded.detach(), plain));
+      EXPECT_EQ(plain.device(), device);
+    }
+  }
+}
+
+TEST(Indexing, GatherNamesTheFirstBadIndexAsTorchDoesOnEveryDevice) {
+  const std::string torch_says = "index 5 is out of bounds for dimension 1 with size 4";
+  for (const Device& device : devices()) {
+    SCOPED_TRACE(device.str());
+    const Tensor a = zeros({3, 4}, tide::device(device));
+    const Tensor index = tensor({0, 1, 5, 0, 0, 9}).reshape({3, 2}).to(device);
+    if (device.is_cpu()) {
+      try {
+        (void)gather(a, 1, index);
+        ADD_FAILURE() << "expected tide::Error";
+      } catch (const IndexingError& e) {
+        ADD_FAILURE() << "torch raises RuntimeError here, not IndexError: " << e.what();
+      } catch (const Error& e) {
+        EXPECT_THAT(e.what(), ::testing::HasSubstr(torch_says));
+      }
+      continue;
+    }
+    try {
+      // On a stream: reported at the next wait (at the op itself with blocking launches).
+      (void)gather(a, 1, index);
+      cuda::synchronize(device.index());
+      ADD_FAILURE() << "expected the kernel's report at the synchronization";
+    } catch (const KernelError& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr(torch_says));
+    }
+  }
+}
+
+TEST(Indexing, MaskedFillInPlaceMatchesTheRecordedPathOnEveryDevice) {
+  for (const Device& device : devices()) {
+    SCOPED_TRACE(device.str());
+    const auto opts = tide::device(device).dtype(kFloat32);
+    const Tensor row_mask = tensor({true, false, false, true}).to(device);
+    // A mask of self's shape, one broadcast along rows, a 0-dim one; then a transposed self,
+    // which the composite path fills.
+    for (const Tensor& mask : {arange(12, opts).reshape({3, 4}).gt(6.5), row_mask,
+                               tensor(true).to(device)}) {
+      Tensor plain = arange(12, opts).reshape({3, 4});
+      const uint32_t version = plain.storage().version();
+      plain.masked_fill_(mask, Scalar(-2.5));
+      EXPECT_EQ(plain.storage().version(), version + 1u);
+      Tensor leaf = arange(12, opts).reshape({3, 4}).requires_grad_();
+      Tensor recorded = leaf * 1;
+      recorded.masked_fill_(mask, Scalar(-2.5));
+      EXPECT_TRUE(test::same_bits(recorded.detach(), plain));
+    }
+    Tensor strided = arange(12, opts).reshape({4, 3}).t();
+    strided.masked_fill_(row_mask, Scalar(9));
+    EXPECT_EQ(strided.cpu().contiguous().tolist<float>(),
+              (std::vector<float>{9, 3, 6, 9, 9, 4, 7, 9, 9, 5, 8, 9}));
+    // A mask that would grow self is refused with the composite path's message.
+    Tensor small = zeros({3, 4}, opts);
+    EXPECT_THAT([&] { small.masked_fill_(zeros({2, 3, 4}, opts).gt(0), Scalar(1)); },
+                ::testing::ThrowsMessage<Error>(::testing::HasSubstr("does not broadcast")));
+  }
+}
+
 }  // namespace
 }  // namespace tide

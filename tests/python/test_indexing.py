@@ -15,7 +15,7 @@ import tide
 GOLDENS = json.load(open(os.path.join(os.path.dirname(__file__), "..", "fixtures",
                                       "indexing_goldens.json")))
 DTYPES = {"float32": tide.float32, "float64": tide.float64, "int64": tide.int64,
-          "int32": tide.int32, "bool": tide.bool, "uint8": tide.uint8}
+          "int32": tide.int32, "bool": tide.bool, "uint8": tide.uint8, "float16": tide.float16}
 DEVICES = ["cpu", "cuda:0"]
 
 
@@ -229,3 +229,41 @@ def test_scatter_reduce_forms_and_refusals():
     y = x.clone()
     assert y.scatter_reduce_(1, i, s, "amin", include_self=False) is y
     assert y.tolist() == [[-5.0, 2.0, 6.0]]
+
+
+# Note [Free functions bound directly]: tide.gather's common call is bound in C++; every other
+# call reaches its Python definition, which behaves as before.
+@pytest.mark.parametrize("device", DEVICES)
+def test_gather_bound_directly_and_its_other_calls(device):
+    a = tide.arange(6.0, device=device).reshape(2, 3)
+    index = tide.tensor([[2, 0], [1, 1]], device=device)
+    assert tide.gather(a, 1, index).tolist() == [[2.0, 0.0], [4.0, 4.0]]
+    assert tide.gather(input=a, dim=1, index=index).tolist() == [[2.0, 0.0], [4.0, 4.0]]
+    out = tide.empty(0, device=device)
+    assert tide.gather(a, 1, index, out=out) is out and out.tolist() == [[2.0, 0.0], [4.0, 4.0]]
+    numpy = pytest.importorskip("numpy")
+    assert tide.gather(a, numpy.int64(1), index).tolist() == [[2.0, 0.0], [4.0, 4.0]]
+    with pytest.raises(TypeError, match=r"^gather\(\): argument 'input' \(position 1\) must be "
+                                        r"Tensor, not list$"):
+        tide.gather([1.0], 0, index)
+    with pytest.raises(TypeError):
+        tide.gather(a, "1", index)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_mask_assignment_of_a_number_writes_as_index_put(device):
+    # the direct masked fill (x's own shape, a number) and index_put_'s general path agree,
+    # including the number's conversion to x's dtype and a self that autograd records
+    for dtype in (tide.float32, tide.int64, tide.bool):
+        x = tide.tensor([1, 0, 3, 0], device=device).to(dtype)
+        y = x.clone()
+        mask = tide.tensor([True, False, True, False], device=device)
+        x[mask] = 2.75
+        y.index_put_((mask,), tide.tensor(2.75).to(dtype))
+        assert x.dtype is dtype and x.tolist() == y.tolist()
+    w = tide.tensor([1.0, -2.0, 3.0], requires_grad=True, device=device)
+    z = w * 1
+    z[z < 0] = 0.5
+    assert z.grad_fn is not None
+    z.sum().backward()
+    assert w.grad.tolist() == [1.0, 0.0, 1.0]

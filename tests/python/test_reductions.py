@@ -137,3 +137,29 @@ def test_gradients_flow_through_the_new_ops():
     n = tide.tensor([3.0, 4.0], requires_grad=True)
     n.norm().backward()
     assert close(n.grad.tolist(), [0.6, 0.8])
+
+
+# Note [Free functions bound directly]: x.topk and tide.topk's common calls are bound in C++
+# and make torch's named tuple there; the other calls reach the Python definitions.
+@pytest.mark.parametrize("device", DEVICES)
+def test_topk_bound_directly_and_its_other_calls(device):
+    x = tide.tensor([[3.0, 1.0, 2.0, 1.0], [0.0, -1.0, 4.0, 5.0]], device=device)
+    for t in (x.topk(1), tide.topk(x, 1), tide.topk(input=x, k=1, dim=-1, largest=True,
+                                                     sorted=True)):
+        assert type(t) is tide.return_types.topk and isinstance(t, tuple)
+        assert t.values.tolist() == [[3.0], [5.0]] and t.indices.tolist() == [[0], [3]]
+        values, indices = t
+        assert values.device == x.device and indices.dtype is tide.int64
+    assert repr(x.topk(1)).startswith("tide.return_types.topk(\nvalues=tensor(")
+    assert x.topk(k=2, dim=0, largest=False).values.tolist() == [[0.0, -1.0, 2.0, 1.0],
+                                                                 [3.0, 1.0, 4.0, 5.0]]
+    numpy = pytest.importorskip("numpy")
+    assert tide.topk(x, numpy.int64(1)).indices.tolist() == [[0], [3]]
+    assert x.topk(numpy.int64(1), dim=numpy.int64(0)).indices.tolist() == [[0, 0, 1, 1]]
+    with pytest.raises(TypeError, match=r"^topk\(\): argument 'input' \(position 1\) must be "
+                                        r"Tensor, not list$"):
+        tide.topk([1.0], 1)
+    with pytest.raises(TypeError):
+        x.topk("1")
+    with pytest.raises(RuntimeError, match="selected index k out of range"):
+        tide.topk(x, 5)

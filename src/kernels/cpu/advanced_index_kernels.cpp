@@ -1,6 +1,8 @@
 #include "kernels/cpu/advanced_index_kernels.h"
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 
 #include "kernels/convert.h"
 #include "kernels/cpu/parallel.h"
@@ -114,6 +116,43 @@ void take_kernel(const Tensor& out, const Tensor& in, const Tensor& index) {
       }
     });
   });
+}
+
+IndexError gather_kernel(const Tensor& out, const Tensor& in, const Tensor& index, int64_t dim) {
+  TIDE_INTERNAL_ASSERT(dense(out) && dense(index) && index.dtype() == kInt64);
+  TIDE_INTERNAL_ASSERT(out.dtype() == in.dtype() && out.numel() == index.numel());
+  TIDE_INTERNAL_ASSERT(index.dim() == in.dim() && dim >= 0 && dim < in.dim());
+  const int64_t* idx = index.data_ptr<int64_t>();
+  const DimVector sizes = index.shape();
+  DimVector strides(in.strides());  // walks in along index's shape; dim comes from the index
+  const int64_t dim_stride = strides[dim];
+  const int64_t size = in.shape()[dim];
+  strides[dim] = 0;
+  std::atomic<int64_t> first_bad{std::numeric_limits<int64_t>::max()};
+  dispatch_dtype(in.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* dst = static_cast<T*>(out.raw_data());
+    const T* src = static_cast<const T*>(in.raw_data());
+    parallel_for(0, index.numel(), kGrainSize, [&](int64_t b, int64_t e) {
+      int64_t bad = std::numeric_limits<int64_t>::max();
+      for (int64_t j = b; j < e; ++j) {
+        const int64_t v = idx[j];
+        if (v < 0 || v >= size) {
+          bad = std::min(bad, j);
+          dst[j] = T{};  // Note [Index errors in kernels]: the ops after this one still run
+          continue;
+        }
+        dst[j] = src[offset_of(j, sizes, strides) + v * dim_stride];
+      }
+      // The smallest bad position over the chunks, whichever thread finishes first.
+      int64_t seen = first_bad.load();
+      while (bad < seen && !first_bad.compare_exchange_weak(seen, bad)) {
+      }
+    });
+  });
+  const int64_t j = first_bad.load();
+  if (j == std::numeric_limits<int64_t>::max()) return IndexError{};
+  return IndexError{j, idx[j], size};
 }
 
 void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {

@@ -23,6 +23,14 @@ IndexError index_wrap_kernel(const Tensor& out, const Tensor& index, int64_t siz
 /// is contiguous int64 already wrapped into [0, in.numel()).
 void take_kernel(const Tensor& out, const Tensor& in, const Tensor& index);
 
+/// gather along `dim` in one pass: out[j] = in[..., index[j], ...], the index supplying the
+/// coordinate along dim and j's own position in index's shape the others (in may have any
+/// strides). out and index are contiguous, of index's shape (as many dims as in, each no larger
+/// than in's apart from dim); out has in's dtype, index is int64 and not yet checked: the first
+/// entry (by position) outside [0, in.size(dim)) is returned and every bad one reads as 0, as
+/// index_wrap_kernel's (Note [A gather of its own] in ops/indexing_along_dim.cpp).
+IndexError gather_kernel(const Tensor& out, const Tensor& in, const Tensor& index, int64_t dim);
+
 /// self[index[j]] = source[j] (accumulate: +=, in index order), with index numbering self's
 /// elements as take_kernel does (self may have any strides). source is contiguous with self's
 /// dtype and index's numel. Without accumulate, the last write to an element wins.

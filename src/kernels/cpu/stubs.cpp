@@ -51,6 +51,11 @@ void index_wrap_cpu(const Tensor& out, const Tensor& index, int64_t size, IndexE
   if (bad.found()) report(out, kind, bad, aux);
 }
 
+void gather_cpu(const Tensor& out, const Tensor& in, const Tensor& index, int64_t dim) {
+  const IndexError bad = gather_kernel(out, in, index, dim);
+  if (bad.found()) report(out, IndexErrorKind::DimIndex, bad, dim);
+}
+
 }  // namespace
 
 decltype(binary_stub) binary_stub{&binary_kernel};
@@ -76,6 +81,7 @@ decltype(index_select_stub) index_select_stub{&index_select_cpu};
 decltype(cat_stub) cat_stub{&cat_kernel};
 decltype(index_wrap_stub) index_wrap_stub{&index_wrap_cpu};
 decltype(take_stub) take_stub{&take_kernel};
+decltype(gather_stub) gather_stub{&gather_cpu};
 // put writes self (operand 0) in place.
 decltype(put_stub) put_stub{&put_kernel, nullptr, 0b1};
 decltype(put_reduce_stub) put_reduce_stub{&put_reduce_kernel, nullptr, 0b1};
@@ -118,6 +124,7 @@ std::vector<StubInfo> all_stubs() {
           {"cat", cat_stub.cuda != nullptr},
           {"index_wrap", index_wrap_stub.cuda != nullptr},
           {"take", take_stub.cuda != nullptr},
+          {"gather", gather_stub.cuda != nullptr},
           {"put", put_stub.cuda != nullptr},
           {"put_reduce", put_reduce_stub.cuda != nullptr},
           {"nonzero", nonzero_stub.cuda != nullptr},

@@ -1,5 +1,5 @@
-// GPU launchers of the advanced indexing stubs, as the cpu loops in
-// kernels/cpu/advanced_index_kernels.cpp.
+// GPU launchers of the advanced indexing stubs (and gather's, which shares their machinery), as
+// the cpu loops in kernels/cpu/advanced_index_kernels.cpp.
 //
 // Note [GPU advanced indexing]: take and put move elements as unsigned words of their size (one
 // instantiation per element size, not per dtype) and find a strided operand's elements with the
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "backends/cuda/device_errors.cuh"
 #include "kernels/cuda/advanced_index_launchers.h"
@@ -82,6 +83,27 @@ __global__ void __launch_bounds__(kIndexThreads)
   for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < n;
        j += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     out[j] = *reinterpret_cast<const U*>(in + in_offsets.get(index[j]).v[0]);
+  }
+}
+
+/// Note [A gather of its own] (ops/indexing_along_dim.cpp): operand 0 of `offsets` is self
+/// walked along index's shape with stride 0 at `dim`, operand 1 the index; the entry read there
+/// supplies the coordinate along dim, checked in the same pass.
+template <class U>
+__global__ void __launch_bounds__(kIndexThreads)
+    gather_kernel(U* out, const char* in, const char* index, int64_t n, int64_t size,
+                  int64_t dim_stride, int64_t dim, OffsetCalculator<2, int64_t> offsets,
+                  ErrorSink sink) {
+  for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const auto o = offsets.get(j);
+    const int64_t v = *reinterpret_cast<const int64_t*>(index + o.v[1]);
+    if (v < 0 || v >= size) {
+      report_index_error(sink, kernels::IndexErrorKind::DimIndex, j, v, size, dim);
+      out[j] = 0;  // the ops after this one still run (Note [Index errors in kernels])
+    } else {
+      out[j] = *reinterpret_cast<const U*>(in + o.v[0] + v * dim_stride);
+    }
   }
 }
 
@@ -254,6 +276,35 @@ void take_cuda(const Tensor& out, const Tensor& in, const Tensor& index) {
     take_kernel<U><<<grid_of(n, ctx), kIndexThreads, 0, ctx.stream>>>(
         static_cast<U*>(out.raw_data()), static_cast<const char*>(in.raw_data()),
         static_cast<const int64_t*>(index.raw_data()), n, in_offsets);
+  });
+  TIDE_CUDA_CHECK(cudaGetLastError());
+}
+
+void gather_cuda(const Tensor& out, const Tensor& in, const Tensor& index, int64_t dim) {
+  TIDE_INTERNAL_ASSERT(kernels::dense(out) && index.dtype() == kInt64 && index.dim() == in.dim());
+  const int64_t n = index.numel();
+  if (n == 0) return;
+  TIDE_CHECK(in.dim() <= kMaxKernelDims, "[gather] expected at most ", kMaxKernelDims,
+             " dimensions on GPUs, found ", in.dim(), "; reshape the tensor first");
+  // index's shape, innermost first, with in's and index's byte strides; in's is 0 along dim.
+  OffsetCalculator<2, int64_t> offsets;
+  offsets.ndim = static_cast<int>(in.dim());
+  const std::vector<int64_t> in_strides = in.strides();
+  const std::vector<int64_t> index_strides = index.strides();
+  const int64_t element = static_cast<int64_t>(in.element_size());
+  for (int64_t d = 0; d < in.dim(); ++d) {
+    const int64_t src = in.dim() - 1 - d;
+    offsets.sizes[d] = index.shape()[src];
+    offsets.strides[d][0] = src == dim ? 0 : in_strides[src] * element;
+    offsets.strides[d][1] = index_strides[src] * static_cast<int64_t>(sizeof(int64_t));
+  }
+  const LaunchContext& ctx = current_launch();
+  dispatch_word(in.element_size(), [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    gather_kernel<U><<<grid_of(n, ctx), kIndexThreads, 0, ctx.stream>>>(
+        static_cast<U*>(out.raw_data()), static_cast<const char*>(in.raw_data()),
+        static_cast<const char*>(index.raw_data()), n, in.shape()[dim],
+        in_strides[dim] * element, dim, offsets, ctx.error_sink());
   });
   TIDE_CUDA_CHECK(cudaGetLastError());
 }

@@ -15,6 +15,8 @@ namespace tide::kernels::cuda {
 void index_wrap_cuda(const Tensor& out, const Tensor& index, int64_t size,
                      kernels::IndexErrorKind kind, int64_t aux);
 void take_cuda(const Tensor& out, const Tensor& in, const Tensor& index);
+/// A bad index is recorded as for index_wrap (kind DimIndex, aux dim).
+void gather_cuda(const Tensor& out, const Tensor& in, const Tensor& index, int64_t dim);
 /// Accumulation uses atomics (float32, float64, int32, int64): repeated indices add up in an
 /// unspecified order, as torch's index_put_(accumulate=True) on GPUs.
 void put_cuda(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
