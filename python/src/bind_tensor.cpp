@@ -164,8 +164,13 @@ void bind_tensor(nb::module_& m) {
       .def("record_stream", &Tensor::record_stream, nb::arg("stream"))
       .def("clone", [](const Tensor& t, std::optional<MemoryFormat> f) { return t.clone(f); },
            nb::kw_only(), nb::arg("memory_format").none() = nb::none())
-      .def("contiguous", [](const Tensor& t, MemoryFormat f) { return t.contiguous(f); },
-           nb::kw_only(), nb::arg("memory_format") = MemoryFormat::Contiguous)
+      // A tensor already in the format is returned as itself (the same Python object), as
+      // torch's contiguous returns self.
+      .def("contiguous", [](nb::object self, MemoryFormat f) -> nb::object {
+             const Tensor& t = nb::cast<const Tensor&>(self);
+             if (f != MemoryFormat::Preserve && t.is_contiguous(f)) return self;
+             return nb::cast(t.contiguous(f));
+           }, nb::kw_only(), nb::arg("memory_format") = MemoryFormat::Contiguous)
       // ---- same device and dtype (new_*)
       .def("_new_empty", &Tensor::new_empty)
       .def("_new_zeros", &Tensor::new_zeros)

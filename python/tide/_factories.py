@@ -72,9 +72,13 @@ def empty(*size, out=None, dtype=None, device=None, requires_grad=False, pin_mem
           memory_format=None):
     """tide.empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False,
     memory_format=tide.contiguous_format), as torch.empty"""
-    _check_out(out, "empty")
-    return _C._empty(_sizes(size, "empty"), dtype, device_arg(device), requires_grad, pin_memory,
-                     memory_format)
+    sizes = _sizes(size, "empty")
+    if out is not None:
+        return _written_into(out, "empty", dtype, lambda dt, dev: _C._empty(
+            sizes, dt, dev, False, False, memory_format))
+    return _C._empty(sizes, dtype, device_arg(device), requires_grad, pin_memory, memory_format)
+
+
 zeros = _size_factory("zeros", _C._zeros)
 ones = _size_factory("ones", _C._ones)
 rand = _random_factory("rand", _C._rand)

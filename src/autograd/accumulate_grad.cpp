@@ -3,6 +3,7 @@
 #include "autograd/autograd_meta.h"
 #include "autograd/post_accumulate_grad_hooks.h"
 #include "tide/autograd.h"
+#include "tide/factories.h"
 
 namespace tide::autograd {
 
@@ -27,10 +28,21 @@ std::vector<Tensor> AccumulateGrad::apply(const Tensor& grad) {
   } else if (!slot.defined()) {
     // Keep the incoming tensor when nothing else can see it (the engine's buffer was its only
     // handle and it owns its storage); otherwise copy, so that grad() never aliases a user's
-    // gradient or another tensor (torch's rule).
+    // gradient or another tensor (torch's rule). torch's layout contract too: grad() has the
+    // leaf's strides (a channels_last weight gets a channels_last gradient, a contiguous input
+    // a contiguous one, whatever layout the op's backward produced).
+    const bool leaf_layout = grad.impl()->strides == variable_.impl()->strides;
     const bool stealable = grad.use_count() == 1 && grad.storage().use_count() == 1 &&
-                           grad.is_contiguous() && grad.storage_offset() == 0;
-    slot = stealable ? grad : grad.clone();
+                           grad.is_contiguous(grad.suggest_memory_format()) &&
+                           grad.storage_offset() == 0 && leaf_layout;
+    if (stealable) {
+      slot = grad;
+    } else if (leaf_layout) {
+      slot = grad.clone();
+    } else {
+      slot = empty_like(variable_);  // the leaf's strides when it is dense (Preserve)
+      slot.copy_(grad);
+    }
   } else if (slot.use_count() == 1) {
     slot.add_(grad);  // nobody else holds the old grad(): accumulate in place
   } else {

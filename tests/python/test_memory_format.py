@@ -73,7 +73,8 @@ LAYOUTS = [  # (name, make from (lib, x)) where x is a contiguous (2, 3, 4, 5) t
     ("adaptive_avg_pool2d", lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(
         x.contiguous(memory_format=lib.channels_last), (2, 3))),
     ("batch_norm", lambda lib, x: lib.nn.functional.batch_norm(
-        x.contiguous(memory_format=lib.channels_last), lib.zeros(3), lib.ones(3), training=True)),
+        x.contiguous(memory_format=lib.channels_last), lib.zeros(3, device=x.device),
+        lib.ones(3, device=x.device), training=True)),
 ]
 
 
@@ -94,7 +95,7 @@ def test_conv2d_follows_a_channels_last_input_or_weight_and_its_gradients_match(
         ws = w.to(device).contiguous(memory_format=cl[0]) if fw else w.to(device)
         txs = tx.contiguous(memory_format=cl[1]) if fx else tx
         tws = tw.contiguous(memory_format=cl[1]) if fw else tw
-        xs.requires_grad_()
+        xs = xs.detach().requires_grad_()  # a fresh leaf: x.to("cpu") is x itself
         txs = txs.detach().requires_grad_()
         y, ty = F.conv2d(xs, ws, padding=1), torch.nn.functional.conv2d(txs, tws, padding=1)
         same(y, ty.detach())

@@ -118,8 +118,11 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         # the inner Jacobian keeps its graph: the outer one differentiates it
         return jacobian(scalar_check, inp, create_graph=True)
 
-    return jacobian(jac_func, inputs if in_tuple else ins[0], create_graph=create_graph,
-                    strategy=outer_jacobian_strategy)
+    res = jacobian(jac_func, inputs if in_tuple else ins[0], create_graph=create_graph,
+                   strategy=outer_jacobian_strategy)
+    # jac_func returns a tuple (its inputs are one), so the outer Jacobian is a tuple per
+    # output; one input gives the Tensor itself, as torch's _tuple_postprocess does.
+    return res if in_tuple else res[0]
 
 
 def _second_order(func, inputs, v, create_graph, name):
