@@ -10,6 +10,8 @@
 namespace tide::python {
 
 void bind_errors(nanobind::module_& m);
+/// tide._C._refuse_other_arguments: Note [A refusal overload] (bind_argument_errors.cpp).
+void bind_argument_errors(nanobind::module_& m);
 void bind_dtype(nanobind::module_& m);
 void bind_device(nanobind::module_& m);
 /// tide.Generator and tide.default_generator (bind_generator.cpp).

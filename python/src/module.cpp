@@ -9,6 +9,7 @@ NB_MODULE(_C, m) {
   m.doc() = "tide's C++ runtime, bound with nanobind (use the `tide` package, not this module)";
   // Order: the types a signature names are bound before the functions that name them.
   tide::python::bind_errors(m);
+  tide::python::bind_argument_errors(m);
   tide::python::bind_dtype(m);
   tide::python::bind_device(m);
   tide::python::bind_generator(m);

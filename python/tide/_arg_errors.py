@@ -9,7 +9,10 @@ with each signature's parameters, takes the overload that matches longest (the o
 meant, as torch's parser does) and names its first parameter that refuses its argument. The
 translation runs only on the error path, in the Python functions that already wrap a binding
 (factories, free functions, Tensor.to), so no call pays for it; a message it cannot read is
-left as nanobind wrote it.
+left as nanobind wrote it. The Tensor methods bound in C++ directly have no Python in front of
+them: for those, a last overload that only runs when every real one refused
+(method_type_error below; Note [A refusal overload] in python/src/bind_argument_errors.cpp)
+gives the same line, and costs the calls that succeed nothing measurable (bench/RESULTS.md).
 """
 
 import functools
@@ -22,6 +25,8 @@ _INVOKED = re.compile(r"^Invoked with types: (?P<types>.*)$")
 _READABLE = {
     "collections.abc.Sequence[int]": "tuple of ints",
     "tide._C.device": "tide.device",
+    "tide.Tensor": "Tensor",  # torch's word
+    "tide._C.Tensor": "Tensor",
 }
 
 
@@ -100,17 +105,10 @@ def _first_refused(params, positional, keywords):
     return None
 
 
-def translated(err, name):
-    """torch's one-line message for nanobind's overload error `err` of function `name`, or
-    None when `err` is not such an error."""
-    lines = str(err).splitlines()
-    if not lines or "incompatible function arguments" not in lines[0]:
-        return None
-    signatures = [m.group("params") for m in map(_OVERLOAD.match, lines) if m]
-    invoked = [m.group("types") for m in map(_INVOKED.match, lines) if m]
-    if not signatures or not invoked:
-        return None
-    positional, keywords = _given(invoked[0])
+def _message(name, signatures, positional, keywords):
+    """torch's one line for a call of `name` that no overload took: `signatures` are the
+    overloads' parameter lists, `positional` and `keywords` the given type names. None when
+    every parameter takes its argument (the arity is what is wrong)."""
     all_params = [_parameters(p) for p in signatures]
     known = {name for params in all_params for name, _ in params}
     unknown = [kw for kw in keywords if kw not in known]
@@ -126,6 +124,20 @@ def translated(err, name):
     _, param, annotation, given = best
     return (f"{name}(): argument '{param}' must be {_readable(annotation)}, "
             f"not {given.rsplit('.', 1)[-1] if given != 'NoneType' else 'None'}")
+
+
+def translated(err, name):
+    """torch's one-line message for nanobind's overload error `err` of function `name`, or
+    None when `err` is not such an error."""
+    lines = str(err).splitlines()
+    if not lines or "incompatible function arguments" not in lines[0]:
+        return None
+    signatures = [m.group("params") for m in map(_OVERLOAD.match, lines) if m]
+    invoked = [m.group("types") for m in map(_INVOKED.match, lines) if m]
+    if not signatures or not invoked:
+        return None
+    positional, keywords = _given(invoked[0])
+    return _message(name, signatures, positional, keywords)
 
 
 def raise_translated(err, name):
@@ -147,3 +159,89 @@ def torch_type_errors(fn, name=None):
         except TypeError as err:
             raise_translated(err, public)
     return wrapper
+
+
+# Note [A refusal overload] (python/src/bind_argument_errors.cpp): the Tensor methods bound in
+# C++ directly get a last overload that calls method_type_error when no real overload took the
+# arguments. Their real signatures, by method name, are kept here at install.
+class _Missing:
+    """The refusal's default: "not given", told apart from None (and read so in help())."""
+
+    def __repr__(self):
+        return "<not given>"
+
+
+_MISSING = _Missing()
+_SIGNATURES = {}
+
+
+def _nb_parameters(signature):
+    """The parameter list of a nanobind __nb_signature__ line, 'def name(params) -> type'."""
+    line = signature.splitlines()[-1]
+    start = line.index("(") + 1
+    depth = 1
+    for i in range(start, len(line)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(line[i], 0)
+        if depth == 0:
+            return line[start:i]
+    return line[start:]
+
+
+def _type_name(value):
+    return "NoneType" if value is None else type(value).__name__
+
+
+def _missing_message(name, signatures, keywords):
+    """torch's line for a call that left out a required argument (of the overload missing
+    fewest), or None."""
+    best = None
+    for params in signatures:
+        required = [p.split(":")[0].strip() for p in _split_top(params, ",")[1:]
+                    if "=" not in p and not p.startswith("*") and p != "/"]
+        missing = [p for p in required if p not in keywords]
+        if missing and (best is None or len(missing) < len(best)):
+            best = missing
+    if best is None:
+        return None
+    s = "" if len(best) == 1 else "s"
+    return (f"{name}() missing {len(best)} required positional argument{s}: "
+            + ", ".join(f'"{p}"' for p in best))
+
+
+def method_type_error(name, self, given):
+    """Raises torch's TypeError for Tensor.<name> called with `given` (the refusal overload's
+    arguments, by its parameter names; _MISSING where not given)."""
+    signatures, names = _SIGNATURES[name]
+    name = name[1:] if name.startswith("_") else name  # _topk is topk's binding: say topk
+    keywords = {n: _type_name(v) for n, v in zip(names, given) if v is not _MISSING}
+    message = _message(name, signatures, [_type_name(self)], keywords)
+    if message is None:
+        message = _missing_message(name, signatures, keywords)
+    if message is None:
+        listed = "\n".join(f"    {i}. {name}({p})" for i, p in enumerate(signatures, 1))
+        args = ", ".join(f"{n}: {t}" for n, t in keywords.items())
+        message = (f"{name}(): incompatible function arguments. The following argument types "
+                   f"are supported:\n{listed}\n\nInvoked with: self: {_type_name(self)}"
+                   f"{', ' + args if args else ''}")
+    raise TypeError(message)
+
+
+def install_refusals(cls, refuse, max_parameters=7):
+    """Adds the refusal overload to every method of `cls` that nanobind binds, before anything
+    holds one of them (nanobind replaces a method object when it gains an overload). A private
+    one (_topk) is the binding a Python method (topk) calls, and its message names that method.
+    Operators and other dunders are left alone: an operator returns NotImplemented for Python to
+    try the other operand."""
+    for name, method in list(vars(cls).items()):
+        if name.startswith("__") or type(method).__name__ != "nb_method":
+            continue
+        signatures = [_nb_parameters(s[0]) for s in method.__nb_signature__]
+        names = []
+        for params in signatures:
+            for param, _ in _parameters(params)[1:]:
+                if param not in names:
+                    names.append(param)
+        if not names or len(names) > max_parameters:
+            continue  # nothing to refuse, or more than nanobind's medium dispatch takes
+        _SIGNATURES[name] = (signatures, names)
+        refuse(cls, name, names, _MISSING)

@@ -114,6 +114,59 @@ def test_a_wrong_argument_type_names_the_argument_in_one_line_as_torch():
     assert tide.ones(2, dtype=tide.float64).sum().item() == 2.0
 
 
+def test_a_tensor_method_bound_in_cpp_names_the_argument_in_one_line():
+    # Note [A refusal overload]: the methods nanobind binds directly, no Python in between.
+    x = tide.ones(2, 3)
+    assert (_one_line_type_error(lambda: x.add("x"))
+            == "add(): argument 'other' must be Tensor, not str")
+    assert (_one_line_type_error(lambda: x.add(other="x"))
+            == "add(): argument 'other' must be Tensor, not str")
+    assert (_one_line_type_error(lambda: x.index_select("a", 1))
+            == "index_select(): argument 'dim' must be int, not str")
+    assert (_one_line_type_error(lambda: x.masked_fill(1, 2))
+            == "masked_fill(): argument 'mask' must be Tensor, not int")
+    assert _one_line_type_error(lambda: x.clamp("a")).startswith("clamp(): argument 'min' must be")
+    assert (_one_line_type_error(lambda: x.add_(None))
+            == "add_(): argument 'other' must be Tensor, not None")
+
+
+def test_the_refusal_overload_never_takes_a_call_a_conversion_serves():
+    # It takes arguments only in nanobind's converting pass, after every real overload: an int
+    # where a float is declared, a bool as a Number, a list as a sequence still work.
+    x = tide.ones(2, 3)
+    assert x.add(1).tolist() == [[2.0] * 3] * 2
+    assert x.add(x, alpha=2).tolist() == [[3.0] * 3] * 2
+    assert x.mul(True).tolist() == [[1.0] * 3] * 2
+    assert x.clamp(min=0, max=1).tolist() == [[1.0] * 3] * 2
+    assert x.permute([1, 0]).shape == (3, 2)
+    assert x.masked_fill(x > 0, 0).sum().item() == 0
+
+
+def test_every_cpp_bound_tensor_method_refuses_a_wrong_type_in_one_line():
+    from tide._arg_errors import _SIGNATURES
+    assert len(_SIGNATURES) > 100, sorted(_SIGNATURES)
+    x = tide.ones(2, 3)
+    checked = 0
+    for name, (_, params) in sorted(_SIGNATURES.items()):
+        if not params:
+            continue
+        method = getattr(tide.Tensor, name)
+        name = name.lstrip("_")
+        try:
+            method(x, object())  # no parameter of a Tensor method takes an arbitrary object
+        except TypeError as err:
+            message = str(err)
+            # One line naming the method, never nanobind's list (a method wrapped in Python
+            # may check first and word it its own way: "backward: expected a Tensor ...").
+            assert "\n" not in message and name in message, (name, message)
+            assert "incompatible function arguments" not in message, (name, message)
+            checked += 1
+        except Exception as err:  # a wrapper in Python may check first, with its own error
+            assert not isinstance(err, SystemError), (name, err)
+    assert checked > 100, checked
+    assert tide.ones(2).add(1).sum().item() == 4.0  # the process keeps working
+
+
 def test_an_unreadable_overload_error_is_left_as_nanobind_wrote_it():
     from tide._arg_errors import translated
     assert translated(TypeError("something else"), "f") is None
