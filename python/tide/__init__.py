@@ -8,8 +8,8 @@ still counts.
 
 from . import _C
 from . import _arg_errors
-# Note [A refusal overload]: first, while nothing holds a Tensor method object yet.
-_arg_errors.install_refusals(_C.Tensor, _C._refuse_other_arguments)
+# Note [A refusal overload]: first, while nothing holds a function of _C yet.
+_arg_errors.install_all(_C, _C._refuse_other_arguments)
 from ._C import (Tensor, device, dtype, cat, stack, manual_seed, initial_seed,
                  set_default_dtype, get_default_dtype, set_default_device, get_default_device,
                  is_grad_enabled, set_float32_matmul_precision, get_float32_matmul_precision)

@@ -11,7 +11,7 @@ translation runs only on the error path, in the Python functions that already wr
 (factories, free functions, Tensor.to), so no call pays for it; a message it cannot read is
 left as nanobind wrote it. The Tensor methods bound in C++ directly have no Python in front of
 them: for those, a last overload that only runs when every real one refused
-(method_type_error below; Note [A refusal overload] in python/src/bind_argument_errors.cpp)
+(`refused` below; Note [A refusal overload] in python/src/bind_argument_errors.cpp)
 gives the same line, and costs the calls that succeed nothing measurable (bench/RESULTS.md).
 """
 
@@ -27,6 +27,8 @@ _READABLE = {
     "tide._C.device": "tide.device",
     "tide.Tensor": "Tensor",  # torch's word
     "tide._C.Tensor": "Tensor",
+    "collections.abc.Sequence[tide.Tensor]": "tuple of Tensors",
+    "collections.abc.Sequence[tide._C.Tensor]": "tuple of Tensors",
 }
 
 
@@ -161,9 +163,10 @@ def torch_type_errors(fn, name=None):
     return wrapper
 
 
-# Note [A refusal overload] (python/src/bind_argument_errors.cpp): the Tensor methods bound in
-# C++ directly get a last overload that calls method_type_error when no real overload took the
-# arguments. Their real signatures, by method name, are kept here at install.
+# Note [A refusal overload] (python/src/bind_argument_errors.cpp): the Tensor methods and module
+# functions bound in C++ directly get a last overload that calls `refused` when no real overload
+# took the arguments. Their names, real signatures and the refusal's parameters are kept here
+# at install, by "<scope>.<name>".
 class _Missing:
     """The refusal's default: "not given", told apart from None (and read so in help())."""
 
@@ -191,12 +194,12 @@ def _type_name(value):
     return "NoneType" if value is None else type(value).__name__
 
 
-def _missing_message(name, signatures, keywords):
+def _missing_message(name, signatures, keywords, skip):
     """torch's line for a call that left out a required argument (of the overload missing
-    fewest), or None."""
+    fewest; the first `skip` parameters are given positionally), or None."""
     best = None
     for params in signatures:
-        required = [p.split(":")[0].strip() for p in _split_top(params, ",")[1:]
+        required = [p.split(":")[0].strip() for p in _split_top(params, ",")[skip:]
                     if "=" not in p and not p.startswith("*") and p != "/"]
         missing = [p for p in required if p not in keywords]
         if missing and (best is None or len(missing) < len(best)):
@@ -208,40 +211,67 @@ def _missing_message(name, signatures, keywords):
             + ", ".join(f'"{p}"' for p in best))
 
 
-def method_type_error(name, self, given):
-    """Raises torch's TypeError for Tensor.<name> called with `given` (the refusal overload's
-    arguments, by its parameter names; _MISSING where not given)."""
-    signatures, names = _SIGNATURES[name]
+def refused(key, self, given):
+    """Raises torch's TypeError for the call the refusal overload of `key` took: `self` (None
+    for a module function) and `given`, its arguments by its parameter names (_MISSING where
+    not given)."""
+    name, signatures, names = _SIGNATURES[key]
     name = name[1:] if name.startswith("_") else name  # _topk is topk's binding: say topk
     keywords = {n: _type_name(v) for n, v in zip(names, given) if v is not _MISSING}
-    message = _message(name, signatures, [_type_name(self)], keywords)
+    positional = [] if self is None else [_type_name(self)]
+    message = _message(name, signatures, positional, keywords)
     if message is None:
-        message = _missing_message(name, signatures, keywords)
+        message = _missing_message(name, signatures, keywords, skip=len(positional))
     if message is None:
         listed = "\n".join(f"    {i}. {name}({p})" for i, p in enumerate(signatures, 1))
-        args = ", ".join(f"{n}: {t}" for n, t in keywords.items())
+        args = ", ".join([f"self: {_type_name(self)}"] * len(positional)
+                         + [f"{n}: {t}" for n, t in keywords.items()])
         message = (f"{name}(): incompatible function arguments. The following argument types "
-                   f"are supported:\n{listed}\n\nInvoked with: self: {_type_name(self)}"
-                   f"{', ' + args if args else ''}")
+                   f"are supported:\n{listed}\n\nInvoked with: {args}")
     raise TypeError(message)
 
 
-def install_refusals(cls, refuse, max_parameters=7):
-    """Adds the refusal overload to every method of `cls` that nanobind binds, before anything
-    holds one of them (nanobind replaces a method object when it gains an overload). A private
-    one (_topk) is the binding a Python method (topk) calls, and its message names that method.
-    Operators and other dunders are left alone: an operator returns NotImplemented for Python to
-    try the other operand."""
-    for name, method in list(vars(cls).items()):
-        if name.startswith("__") or type(method).__name__ != "nb_method":
+def install_refusals(scope, refuse, method, max_parameters=7):
+    """Adds the refusal overload to every function nanobind binds in `scope` (the methods of a
+    class, method=True, or a module's functions), before anything holds one of them (nanobind
+    replaces a function object when it gains an overload). A private one (_topk) is the
+    binding a Python function (topk) calls, and its message names that function. Dunders are
+    left alone: an operator returns NotImplemented for Python to try the other operand."""
+    kind = "nb_method" if method else "nb_func"
+    for name, function in list(vars(scope).items()):
+        if name.startswith("__") or type(function).__name__ != kind or function is refuse:
             continue
-        signatures = [_nb_parameters(s[0]) for s in method.__nb_signature__]
+        # Only where nanobind defined it: it would hide, not extend, a function bound in
+        # another scope or under another name, and the other names would see it emptied.
+        if function.__name__ != name or (not method and function.__module__ != scope.__name__):
+            continue
+        signatures = [_nb_parameters(s[0]) for s in function.__nb_signature__]
         names = []
         for params in signatures:
-            for param, _ in _parameters(params)[1:]:
+            for param, _ in _parameters(params)[1 if method else 0:]:
                 if param not in names:
                     names.append(param)
         if not names or len(names) > max_parameters:
             continue  # nothing to refuse, or more than nanobind's medium dispatch takes
-        _SIGNATURES[name] = (signatures, names)
-        refuse(cls, name, names, _MISSING)
+        key = f"{scope.__name__}.{name}"
+        _SIGNATURES[key] = (name, signatures, names)
+        refuse(scope, name, key, names, _MISSING, method)
+
+
+def install_all(module, refuse):
+    """install_refusals on every module function and class method that `module` (tide._C) and
+    its submodules bind."""
+    seen = set()
+    todo = [module]
+    while todo:
+        scope = todo.pop()
+        if id(scope) in seen:
+            continue
+        seen.add(id(scope))
+        install_refusals(scope, refuse, method=False)
+        for value in list(vars(scope).values()):
+            if type(value).__name__ == "module" and value.__name__.startswith(module.__name__):
+                todo.append(value)
+            elif type(value).__name__ == "nb_type" and id(value) not in seen:
+                seen.add(id(value))
+                install_refusals(value, refuse, method=True)
