@@ -1,6 +1,6 @@
 #pragma once
 // The fuzz targets: one function per fuzzer, each checking one property of tide on arbitrary
-// bytes. A libFuzzer main (<name>_fuzzer.cpp, built by the fuzz preset) runs each, and the
+// bytes. A libFuzzer main (<name>_fuzzer.cpp, built in the asan preset) runs each, and the
 // gtest fuzz_inputs_test.cpp replays the committed corpus and regression inputs through the
 // same functions in every build, so a fixed crash stays fixed without clang.
 //
