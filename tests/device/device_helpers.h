@@ -20,6 +20,14 @@ namespace tide::test {
 
 inline Device cuda_device(int index) { return Device(kCUDA, index); }
 
+/// The cpu and every cuda device of this configuration: what an op test runs on, comparing each
+/// device's result with torch's (or the cpu's).
+inline std::vector<Device> devices() {
+  std::vector<Device> d{Device(kCPU)};
+  for (int i = 0; i < cuda::device_count(); ++i) d.push_back(cuda_device(i));
+  return d;
+}
+
 /// A device other than `index` when the process has one, else `index` itself: tests make it
 /// current while running ops on `index` to show ops ignore the current device.
 inline int other_device(int index) {

@@ -150,12 +150,7 @@ std::vector<test::Golden> cxx_goldens() {
   return out;
 }
 
-/// The devices every golden runs on: the cpu and each GPU of the configuration.
-std::vector<Device> devices() {
-  std::vector<Device> d{Device(kCPU)};
-  for (int i = 0; i < cuda::device_count(); ++i) d.push_back(test::cuda_device(i));
-  return d;
-}
+using test::devices;  // every golden runs on the cpu and each GPU of the configuration
 
 ::testing::AssertionResult equals_golden(const Tensor& actual, const json& expected) {
   const Tensor want = test::tensor_from_json(expected);

@@ -16,11 +16,7 @@
 namespace tide {
 namespace {
 
-std::vector<Device> devices() {
-  std::vector<Device> d{Device(kCPU)};
-  for (int i = 0; i < cuda::device_count(); ++i) d.push_back(test::cuda_device(i));
-  return d;
-}
+using test::devices;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 

@@ -20,11 +20,7 @@
 namespace tide {
 namespace {
 
-std::vector<Device> devices() {
-  std::vector<Device> d{Device(kCPU)};
-  for (int i = 0; i < cuda::device_count(); ++i) d.push_back(test::cuda_device(i));
-  return d;
-}
+using test::devices;
 
 /// The share of `draws` (int64, any shape) equal to `value`.
 double share(const Tensor& draws, int64_t value) {

@@ -199,11 +199,7 @@ const std::map<std::string, Runner>& runners() {
   return r;
 }
 
-std::vector<Device> devices() {
-  std::vector<Device> d{Device(kCPU)};
-  for (int i = 0; i < cuda::device_count(); ++i) d.push_back(test::cuda_device(i));
-  return d;
-}
+using test::devices;
 
 class ShapeOpsMatchTorch : public ::testing::TestWithParam<test::Golden> {};
 
