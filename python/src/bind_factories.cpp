@@ -236,7 +236,7 @@ void bind_factories(nb::module_& m) {
   m.def("_poisson", &tide::poisson, nb::arg("input"), gen);
 
   // ---- settings
-  m.def("manual_seed", &tide::manual_seed, nb::arg("seed"));
+  m.def("manual_seed", [](nb::handle seed) { tide::manual_seed(seed_of(seed)); }, nb::arg("seed"));
   // The default cpu generator's state as bytes (tide.get_rng_state wraps it in a uint8 tensor).
   m.def("_get_rng_state", [] {
     const std::vector<uint8_t> s = tide::get_rng_state();

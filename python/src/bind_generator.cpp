@@ -14,12 +14,10 @@
 namespace nb = nanobind;
 
 namespace tide::python {
-namespace {
 
-/// torch's seed range: any int in [-2^63, 2^64), negative ones taken modulo 2^64.
 uint64_t seed_of(nb::handle seed) {
   if (!PyLong_Check(seed.ptr()) || PyBool_Check(seed.ptr())) {
-    throw nb::type_error(("manual_seed expected an int seed, found " +
+    throw nb::type_error(("manual_seed(): argument 'seed' must be int, not " +
                           std::string(nb::type_name(seed.type()).c_str()))
                              .c_str());
   }
@@ -35,8 +33,6 @@ uint64_t seed_of(nb::handle seed) {
              "found ", nb::str(seed).c_str());
   return 0;
 }
-
-}  // namespace
 
 void bind_generator(nb::module_& m) {
   nb::class_<Generator>(m, "Generator",

@@ -1,6 +1,7 @@
 #pragma once
 // The parts of the extension module tide._C, each bound by its own file.
 
+#include <cstdint>
 #include <string>
 
 #include <nanobind/nanobind.h>
@@ -16,6 +17,9 @@ void bind_dtype(nanobind::module_& m);
 void bind_device(nanobind::module_& m);
 /// tide.Generator and tide.default_generator (bind_generator.cpp).
 void bind_generator(nanobind::module_& m);
+/// A manual_seed argument in torch's range: any int in [-2^63, 2^64), negative ones taken
+/// modulo 2^64 (bind_generator.cpp).
+uint64_t seed_of(nanobind::handle seed);
 /// tide.memory_format: an enum whose values print as torch's (tide.channels_last).
 void bind_memory_format(nanobind::module_& m);
 /// "channels_last" for MemoryFormat::ChannelsLast: torch's Python name.

@@ -223,11 +223,12 @@ def refused(key, self, given):
     if message is None:
         message = _missing_message(name, signatures, keywords, skip=len(positional))
     if message is None:
-        listed = "\n".join(f"    {i}. {name}({p})" for i, p in enumerate(signatures, 1))
+        # Every type fits some parameter, yet no overload took them (a value out of range, an
+        # argument given twice): still one line, with what was given and what is taken.
         args = ", ".join([f"self: {_type_name(self)}"] * len(positional)
                          + [f"{n}: {t}" for n, t in keywords.items()])
-        message = (f"{name}(): incompatible function arguments. The following argument types "
-                   f"are supported:\n{listed}\n\nInvoked with: {args}")
+        taken = " or ".join(f"({p})" for p in signatures)
+        message = f"{name}(): no overload takes ({args}); it takes {taken}"
     raise TypeError(message)
 
 

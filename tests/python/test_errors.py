@@ -139,9 +139,17 @@ def test_a_function_bound_in_cpp_names_the_argument_in_one_line():
             .startswith("set_per_process_memory_fraction(): argument 'fraction' must be float"))
     assert (_one_line_type_error(lambda: tide.cat("x"))
             == "cat(): argument 'tensors' must be tuple of Tensors, not str")
-    assert "manual_seed" in _one_line_type_error(lambda: tide.Generator().manual_seed("a"))
+    assert (_one_line_type_error(lambda: tide.Generator().manual_seed("a"))
+            == "manual_seed(): argument 'seed' must be int, not str")
     tide.manual_seed(0)  # the right types still work
     assert tide.get_default_dtype() == tide.float32
+
+
+def test_a_refused_call_whose_types_all_fit_still_reads_in_one_line():
+    # An int past int64 fits the 'dim' parameter's type but not its range.
+    message = _one_line_type_error(lambda: tide.ones(2).index_select(2 ** 70, tide.zeros(1)))
+    assert message.startswith("index_select(): no overload takes (self: Tensor, dim: int, "
+                              "index: Tensor); it takes (self, dim: int, index: "), message
 
 
 def test_the_refusal_overload_never_takes_a_call_a_conversion_serves():

@@ -46,6 +46,10 @@ def test_generator_seeding_api_as_torch():
     assert g.device == tide.device("cpu")
     assert g.manual_seed(7) is g and g.initial_seed() == 7
     assert g.manual_seed(-1).initial_seed() == 2 ** 64 - 1  # torch wraps negative seeds
+    tide.manual_seed(-1)  # so does the global one
+    assert tide.initial_seed() == 2 ** 64 - 1
+    tide.manual_seed(2 ** 64 - 1)
+    assert tide.initial_seed() == 2 ** 64 - 1
     with pytest.raises(RuntimeError, match="Overflow when unpacking long"):
         g.manual_seed(2 ** 64)
     with pytest.raises(TypeError):
