@@ -166,7 +166,7 @@ def torch_type_errors(fn, name=None):
 # Note [A refusal overload] (python/src/bind_argument_errors.cpp): the Tensor methods and module
 # functions bound in C++ directly get a last overload that calls `refused` when no real overload
 # took the arguments. Their names, real signatures and the refusal's parameters are kept here
-# at install, by "<scope>.<name>".
+# at install, by "<module>.<name>" or "<module>.<class>.<name>".
 class _Missing:
     """The refusal's default: "not given", told apart from None (and read so in help())."""
 
@@ -254,7 +254,8 @@ def install_refusals(scope, refuse, method, max_parameters=7):
                     names.append(param)
         if not names or len(names) > max_parameters:
             continue  # nothing to refuse, or more than nanobind's medium dispatch takes
-        key = f"{scope.__name__}.{name}"
+        where = f"{scope.__module__}.{scope.__qualname__}" if method else scope.__name__
+        key = f"{where}.{name}"
         _SIGNATURES[key] = (name, signatures, names)
         refuse(scope, name, key, names, _MISSING, method)
 
