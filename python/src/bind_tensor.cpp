@@ -180,8 +180,10 @@ void bind_tensor(nb::module_& m) {
         return tensor_from_python(data, t.dtype(), t.device());
       })
       // ---- in place; each returns the tensor itself (the same Python object)
-      .def("fill_", [](nb::object self, Scalar v) { nb::cast<Tensor&>(self).fill_(v); return self; })
-      .def("fill_", [](nb::object self, const Tensor& v) { nb::cast<Tensor&>(self).fill_(v); return self; })
+      .def("fill_", [](nb::object self, Scalar v) { nb::cast<Tensor&>(self).fill_(v); return self; },
+           nb::arg("value"))
+      .def("fill_", [](nb::object self, const Tensor& v) { nb::cast<Tensor&>(self).fill_(v); return self; },
+           nb::arg("value"))
       .def("zero_", [](nb::object self) { nb::cast<Tensor&>(self).zero_(); return self; })
       // the random fills take torch's keyword-only generator= (None: the device's default)
       .def("normal_", [](nb::object self, double mean, double std, OptGenerator g) {

@@ -546,9 +546,12 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& t) {
   m.def("pow", [](Scalar a, T b) { return tide::pow(a, b); });
   m.def("rsub", [](T a, T b, Scalar alpha) { return tide::rsub(a, b, alpha); }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
   m.def("rsub", [](T a, Scalar b, Scalar alpha) { return tide::rsub(a, b, alpha); }, nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
-  m.def("where", [](T c, T a, T b) { return tide::where(c, a, b); });
-  m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); });
-  m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); });
+  m.def("where", [](T c, T a, T b) { return tide::where(c, a, b); },
+        nb::arg("condition"), nb::arg("input"), nb::arg("other"));
+  m.def("where", [](T c, T a, Scalar b) { return tide::where(c, a, b); },
+        nb::arg("condition"), nb::arg("input"), nb::arg("other"));
+  m.def("where", [](T c, Scalar a, T b) { return tide::where(c, a, b); },
+        nb::arg("condition"), nb::arg("input"), nb::arg("other"));
   bind_indexing(m, t);
   bind_shapes(m, t);
   // @generated begin function-bindings (scripts/gen_ops.py from src/ops/ops.yaml: out= forms)

@@ -141,6 +141,10 @@ def test_a_function_bound_in_cpp_names_the_argument_in_one_line():
             == "cat(): argument 'tensors' must be tuple of Tensors, not str")
     assert (_one_line_type_error(lambda: tide.Generator().manual_seed("a"))
             == "manual_seed(): argument 'seed' must be int, not str")
+    assert (_one_line_type_error(lambda: tide.where(1, 2, 3))
+            == "where(): argument 'condition' must be Tensor, not int")
+    assert (_one_line_type_error(lambda: tide.ones(2).fill_("a"))
+            == "fill_(): argument 'value' must be Number, not str")
     tide.manual_seed(0)  # the right types still work
     assert tide.get_default_dtype() == tide.float32
 
