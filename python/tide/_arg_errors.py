@@ -9,8 +9,8 @@ with each signature's parameters, takes the overload that matches longest (the o
 meant, as torch's parser does) and names its first parameter that refuses its argument. The
 translation runs only on the error path, in the Python functions that already wrap a binding
 (factories, free functions, Tensor.to), so no call pays for it; a message it cannot read is
-left as nanobind wrote it. The Tensor methods bound in C++ directly have no Python in front of
-them: for those, a last overload that only runs when every real one refused
+left as nanobind wrote it. The functions and methods bound in C++ directly have no Python in
+front of them: for those, a last overload that only runs when every real one refused
 (`refused` below; Note [A refusal overload] in python/src/bind_argument_errors.cpp)
 gives the same line, and costs the calls that succeed nothing measurable (bench/RESULTS.md).
 """
