@@ -3,12 +3,27 @@
 
 #include "backends/cuda_backend_info.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "kernels/stubs.h"
 #include "tide/detail/build_config.h"
 
 using namespace tide;
+
+namespace {
+
+bool mapped(const std::string& library) {
+  std::ifstream maps("/proc/self/maps");
+  const std::string text((std::istreambuf_iterator<char>(maps)), std::istreambuf_iterator<char>());
+  return text.find("/" + library + ".so") != std::string::npos;
+}
+
+}  // namespace
 
 TEST(CudaBackendInfo, IsCompiledExactlyWhenTheBuildHasNvcc) {
   EXPECT_EQ(backends::cuda_backend_compiled(), TIDE_BUILT_WITH_CUDA == 1);
@@ -23,4 +38,21 @@ TEST(CudaBackendInfo, EveryOpHasAGpuLauncherOnceRegisteredInBuildsWithNvcc) {
   for (const kernels::StubInfo& s : stubs) {
     EXPECT_EQ(s.has_cuda, backends::cuda_backend_compiled()) << s.name;
   }
+}
+
+TEST(CudaBackendInfo, CublasIsMappedOnlyOnceLoadedAndThenResolvesEveryFunction) {
+  // Note [cuBLAS loaded at first use]: starting libtide maps no cuBLAS (nor the cuBLASLt it
+  // needs); a GPU product, or load_cublas, does.
+  EXPECT_EQ(mapped("libcublas"), backends::cublas_loaded());
+  EXPECT_EQ(mapped("libcublasLt"), backends::cublas_loaded());
+  if (!backends::cuda_backend_compiled()) {
+    EXPECT_EQ(backends::load_cublas(), "");
+    EXPECT_FALSE(backends::cublas_loaded());
+    return;
+  }
+  // Throws, naming the function, if the library lacks one the products call.
+  EXPECT_THAT(backends::load_cublas(), testing::HasSubstr("libcublas.so."));
+  EXPECT_TRUE(backends::cublas_loaded());
+  EXPECT_TRUE(mapped("libcublas"));
+  EXPECT_TRUE(mapped("libcublasLt"));
 }

@@ -5,14 +5,17 @@
 #include <utility>
 #include <vector>
 
+#include "backends/cuda/cublas_library.h"
 #include "backends/cuda/launch_context.h"
 #include "tide/error.h"
 
 namespace tide::backends::cuda {
 
 void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
-  std::string message = detail::concat("cuBLAS error ", cublasGetStatusName(status), " (",
-                                       cublasGetStatusString(status), ") in ", call, " at ", file,
+  // A status came from a call into the loaded library, so cublas() returns at once.
+  const CublasLibrary& lib = cublas();
+  std::string message = detail::concat("cuBLAS error ", lib.status_name(status), " (",
+                                       lib.status_string(status), ") in ", call, " at ", file,
                                        ":", line);
   if (status == CUBLAS_STATUS_ALLOC_FAILED) throw OutOfMemoryError(message);
   throw Error(message);
@@ -20,18 +23,19 @@ void throw_cublas_error(cublasStatus_t status, const char* call, const char* fil
 
 CublasHandle CublasHandle::create() {
   cublasHandle_t handle = nullptr;
-  TIDE_CUBLAS_CHECK(cublasCreate(&handle));
+  TIDE_CUBLAS_CHECK(cublas().create(&handle));
   return CublasHandle(handle);
 }
 
 CublasHandle::~CublasHandle() {
   if (handle_ == nullptr) return;
-  const cublasStatus_t status = cublasDestroy(handle_);
+  const CublasLibrary& lib = cublas();  // loaded: it made the handle
+  const cublasStatus_t status = lib.destroy(handle_);
   // The non-throwing form (STYLE.md habit 6). At process exit the CUDA context may already be
   // torn down; a failed destroy then only means the handle died with it.
   if (status != CUBLAS_STATUS_SUCCESS) {
     std::fprintf(stderr, "tide: warning: cublasDestroy failed: %s (%s)\n",
-                 cublasGetStatusName(status), cublasGetStatusString(status));
+                 lib.status_name(status), lib.status_string(status));
   }
 }
 
@@ -53,7 +57,7 @@ cublasHandle_t current_cublas_handle() {
   // The launch made its device current on this thread, so the new handle belongs to it.
   if (!handles[device]) handles[device] = CublasHandle::create();
   const cublasHandle_t handle = handles[device].get();
-  TIDE_CUBLAS_CHECK(cublasSetStream(handle, launch.stream));
+  TIDE_CUBLAS_CHECK(cublas().set_stream(handle, launch.stream));
   return handle;
 }
 

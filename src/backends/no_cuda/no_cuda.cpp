@@ -14,6 +14,10 @@ runtime::Backend* create_cuda_backend(std::string& why_not) {
 
 int real_cuda_device_count() { return 0; }
 
+std::string load_cublas() { return ""; }
+
+bool cublas_loaded() { return false; }
+
 void register_cuda_kernels() {}
 
 }  // namespace tide::backends

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "backends/cuda/cublas_handle.h"
+#include "backends/cuda/cublas_library.h"
 #include "kernels/cuda/gemm_fallback.h"
 #include "kernels/cuda/kernel_registration.h"
 #include "kernels/cuda/runtime_interface.h"
@@ -115,6 +116,7 @@ void gemm_cublas(const Problem& p, const BatchPlan& plan, const Tensor& out, con
                  const Tensor& b, const BlasLayout& la, const BlasLayout& lb, const CublasTypes& types,
                  Scalar beta, Scalar alpha) {
   const cublasHandle_t handle = current_cublas_handle();
+  const backends::cuda::CublasLibrary& lib = backends::cuda::cublas();
   const double alpha_d = alpha.to_double(), beta_d = beta.to_double();
   const float alpha_f = static_cast<float>(alpha_d), beta_f = static_cast<float>(beta_d);
   const bool f64 = types.compute == CUBLAS_COMPUTE_64F;
@@ -135,12 +137,12 @@ void gemm_cublas(const Problem& p, const BatchPlan& plan, const Tensor& out, con
       const char* b_ptr = p.b_data + (b_offset + first * plan.b_stride) * p.element_size;
       char* c_ptr = p.c_data + ((call * plan.inner + first) * c_stride) * p.element_size;
       if (count == 1) {
-        TIDE_CUBLAS_CHECK(cublasGemmEx(handle, op_of(lb), op_of(la), m, n, k, alpha_p, b_ptr, types.data,
-                                       ldb_as_first, a_ptr, types.data, lda_as_second, beta_p,
-                                       c_ptr, types.data, ldc, types.compute,
-                                       CUBLAS_GEMM_DEFAULT));
+        TIDE_CUBLAS_CHECK(lib.gemm_ex(handle, op_of(lb), op_of(la), m, n, k, alpha_p, b_ptr,
+                                      types.data, ldb_as_first, a_ptr, types.data,
+                                      lda_as_second, beta_p, c_ptr, types.data, ldc,
+                                      types.compute, CUBLAS_GEMM_DEFAULT));
       } else {
-        TIDE_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+        TIDE_CUBLAS_CHECK(lib.gemm_strided_batched_ex(
             handle, op_of(lb), op_of(la), m, n, k, alpha_p, b_ptr, types.data, ldb_as_first,
             plan.b_stride, a_ptr, types.data, lda_as_second, plan.a_stride, beta_p, c_ptr,
             types.data, ldc, c_stride, count, types.compute, CUBLAS_GEMM_DEFAULT));
