@@ -49,16 +49,22 @@ def _split_top(text, sep):
     return parts
 
 
-def _parameters(params):
-    """[(name, annotation)] of a signature, `self` included, `*` left out."""
+def _parsed(params):
+    """[(name, annotation, has a default)] of a signature, `self` included, `*`, `/`, `*args`
+    and `**kwargs` left out."""
     out = []
     for p in _split_top(params, ","):
-        if p in ("*", "/") or p.startswith("**") or p.startswith("*"):
+        if p in ("*", "/") or p.startswith("*"):
             continue
-        p = p.split("=")[0].strip()
-        name, _, annotation = p.partition(":")
-        out.append((name.strip(), annotation.strip() or "object"))
+        declaration, default, _ = p.partition("=")
+        name, _, annotation = declaration.partition(":")
+        out.append((name.strip(), annotation.strip() or "object", bool(default)))
     return out
+
+
+def _parameters(params):
+    """[(name, annotation)] of a signature, `self` included, `*` left out."""
+    return [(name, annotation) for name, annotation, _ in _parsed(params)]
 
 
 def _given(types):
@@ -199,8 +205,7 @@ def _missing_message(name, signatures, keywords, skip):
     fewest; the first `skip` parameters are given positionally), or None."""
     best = None
     for params in signatures:
-        required = [p.split(":")[0].strip() for p in _split_top(params, ",")[skip:]
-                    if "=" not in p and not p.startswith("*") and p != "/"]
+        required = [name for name, _, has_default in _parsed(params)[skip:] if not has_default]
         missing = [p for p in required if p not in keywords]
         if missing and (best is None or len(missing) < len(best)):
             best = missing
