@@ -45,8 +45,9 @@ TIDE_HOST_DEVICE inline AvgWindow adaptive_window(int64_t oh, int64_t ow, const 
   return {h0, h1, w0, w1, (h1 - h0) * (w1 - w0)};
 }
 
-/// max_pool2d over one window of `plane`: the maximum and its flat index (h * W + w); the
-/// first NaN wins (torch propagates NaN), ties keep the first maximum.
+/// max_pool2d over one window of `plane`: the maximum and its flat index (h * W + w). A NaN
+/// takes the maximum, so the last NaN wins, as in torch's cpu and CUDA kernels (each takes
+/// `val > maxval || isnan(val)`); ties keep the first maximum.
 template <class T>
 TIDE_HOST_DEVICE inline void max_window(const T* plane, int64_t oh, int64_t ow,
                                         const PoolGeometry& g, T& best, int64_t& best_index) {
@@ -60,12 +61,10 @@ TIDE_HOST_DEVICE inline void max_window(const T* plane, int64_t oh, int64_t ow,
       const int64_t iw = w0 + kw * g.dilation[1];
       if (iw < 0 || iw >= g.in_w) continue;
       const T v = plane[ih * g.in_w + iw];
-      const bool nan = v != v;
-      if (best_index < 0 || v > best || nan) {
+      if (best_index < 0 || v > best || v != v) {
         best = v;
         best_index = ih * g.in_w + iw;
       }
-      if (nan) return;
     }
   }
 }

@@ -4,6 +4,9 @@
 #include "kernels/cpu/pool_kernels.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <type_traits>
 
 #include "kernels/cpu/parallel.h"
 #include "kernels/pool_windows.h"
@@ -75,6 +78,51 @@ void average_backward_kernel(const Tensor& grad_input, const Tensor& grad_out,
   });
 }
 
+/// Whether every max_pool2d window lies inside the input: no padding, no dilation, and no
+/// ceil_mode window past the edge (the common 2x2 stride-2 case).
+bool windows_inside(const PoolGeometry& g) {
+  return g.pad[0] == 0 && g.pad[1] == 0 && g.dilation[0] == 1 && g.dilation[1] == 1 &&
+         (g.out_h - 1) * g.stride[0] + g.kernel[0] <= g.in_h &&
+         (g.out_w - 1) * g.stride[1] + g.kernel[1] <= g.in_w;
+}
+
+/// max_pool2d over one plane whose windows all lie inside it (windows_inside): max_window's
+/// results (the same maximum, index, last NaN and first of equal maxima) without its bounds
+/// checks, a row of outputs at a time with the choice made without a branch, so the compiler
+/// vectorizes across the row. Measured on a 64x32x28x28 2x2 pool: max_window's branch on
+/// random data and its bounds checks made max_pool2d 1.3x slower than libtorch's.
+template <class T>
+void max_plane_inside(const T* plane, T* y, int64_t* idx, const PoolGeometry& g) {
+  const int64_t out_h = g.out_h, out_w = g.out_w, in_w = g.in_w;
+  const int64_t kh = g.kernel[0], kw = g.kernel[1], sh = g.stride[0], sw = g.stride[1];
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  for (int64_t oh = 0; oh < out_h; ++oh) {
+    T* best = y + oh * out_w;
+    int64_t* best_index = idx + oh * out_w;
+    const int64_t top = oh * sh * in_w;
+    for (int64_t ow = 0; ow < out_w; ++ow) {
+      best[ow] = plane[top + ow * sw];
+      best_index[ow] = top + ow * sw;
+    }
+    for (int64_t i = 0; i < kh; ++i) {
+      for (int64_t j = 0; j < kw; ++j) {
+        const int64_t first = top + i * in_w + j;
+        for (int64_t ow = 0; ow < out_w; ++ow) {
+          const T v = plane[first + ow * sw];
+          const T b = best[ow];
+          // A larger value or a NaN takes it (the last NaN wins). Blended with masks: gcc turns
+          // `take ? v : b` into a branch, mispredicted on random data.
+          const bool take = (v > b) | (v != v);
+          const Bits bits = std::bit_cast<Bits>(b);
+          best[ow] = std::bit_cast<T>(bits ^ ((bits ^ std::bit_cast<Bits>(v)) & (Bits(0) - take)));
+          const int64_t i_b = best_index[ow];
+          best_index[ow] = i_b ^ ((i_b ^ (first + ow * sw)) & -static_cast<int64_t>(take));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void max_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& input,
@@ -83,12 +131,19 @@ void max_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& i
     const T* x = input.data_ptr<T>();
     T* y = out.data_ptr<T>();
     int64_t* idx = indices.data_ptr<int64_t>();
+    const bool inside = windows_inside(g);
     parallel_for(0, g.planes, plane_grain(g), [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) {
+        const T* plane = x + p * g.in_h * g.in_w;
+        const int64_t o0 = p * g.out_h * g.out_w;
+        if (inside) {
+          max_plane_inside(plane, y + o0, idx + o0, g);
+          continue;
+        }
         for (int64_t oh = 0; oh < g.out_h; ++oh) {
           for (int64_t ow = 0; ow < g.out_w; ++ow) {
-            const int64_t o = (p * g.out_h + oh) * g.out_w + ow;
-            max_window(x + p * g.in_h * g.in_w, oh, ow, g, y[o], idx[o]);
+            const int64_t o = o0 + oh * g.out_w + ow;
+            max_window(plane, oh, ow, g, y[o], idx[o]);
           }
         }
       }
