@@ -124,6 +124,29 @@ ReducePlan plan_reduction(const Tensor& a, DimMask mask) {
   return {x, s};
 }
 
+/// Note [Reducing the dims around the kept ones]: (N, C, H, W) reduced over (0, 2, 3), batch
+/// norm's statistics and its per-channel gradients, has reduced dims on both sides of the kept
+/// one, so plan_reduction would copy the whole input to bring them together. For a contiguous
+/// float32/float64 input, two reductions read it in place instead: the trailing dims first,
+/// then the leading ones of the small (N, C) result. A mean of equal-sized means is the mean.
+/// Wider dtypes only: a float16 partial sum would round where the one-pass sum does not.
+/// The mask of the leading reduced dims when `mask` is (reduced..., kept..., reduced...) with
+/// more than one element on each reduced side, else 0.
+DimMask leading_of_split(const Tensor& x, DimMask mask) {
+  if (!x.is_contiguous() || (x.dtype() != kFloat32 && x.dtype() != kFloat64)) return 0;
+  const int64_t n = x.dim();
+  int64_t a = 0, b = 0, lead = 1, trail = 1;
+  while (a < n && reduces(mask, a)) lead *= x.shape()[a++];
+  b = a;
+  while (b < n && !reduces(mask, b)) ++b;
+  for (int64_t d = b; d < n; ++d) {
+    if (!reduces(mask, d)) return 0;
+    trail *= x.shape()[d];
+  }
+  if (a == 0 || b == n || lead < 2 || trail < 2) return 0;
+  return (DimMask{1} << a) - 1;
+}
+
 Tensor sum_impl(const Tensor& a, DimMask mask, bool keepdim, std::optional<Dtype> dtype,
                 bool mean, const char* where) {
   detail::check_defined(a, where, "input");
@@ -147,6 +170,13 @@ Tensor sum_impl(const Tensor& a, DimMask mask, bool keepdim, std::optional<Dtype
   }
   // An explicit dtype converts the input first, as torch (sum(x, dtype=d) == sum(x.to(d))).
   const Tensor x = dtype && *dtype != a.dtype() ? a.to(*dtype) : a;
+  if (const DimMask leading = leading_of_split(x, mask); leading != 0 && x.dtype() == out_dtype) {
+    const Tensor partial = sum_impl(x, mask & ~leading, false, std::nullopt, mean, where);
+    const Tensor out = sum_impl(partial, leading, false, std::nullopt, mean, where);
+    if (!keepdim) return out;
+    const DimVector kept = reduced_shape(a, mask, true);
+    return out.view(std::vector<int64_t>(kept.begin(), kept.end()));
+  }
   ReducePlan plan = plan_reduction(x, mask);
   Tensor out = detail::make_empty(reduced_shape(a, mask, keepdim), out_dtype, device);
   detail::run_kernel(device, mean ? "mean" : "sum", kernels::sum_stub, out, plan.input,
