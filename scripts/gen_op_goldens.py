@@ -601,7 +601,8 @@ def table_cases():
             domains = domains if isinstance(domains, list) else [domains] * n
             sample = name + (f".{overload}" if overload else "")
             tag = "table_" + sample.replace(".", "_")  # apart from the hand-written goldens' names
-            fn = getattr(torch, name)
+            # torch.threshold_backward is only aten's (torch.ops.aten), as in derivatives.yaml.
+            fn = getattr(torch, name, None) or getattr(torch.ops.aten, name)
             method = getattr(torch.Tensor, name + "_") if "inplace" in e["variants"] else None
 
             def case(suffix, inputs, kind="table", extra=None, call=None):

@@ -102,6 +102,7 @@ Tensor clip(const Tensor& self, std::optional<Scalar> min,
             std::optional<Scalar> max = std::nullopt);
 Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
 Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, Scalar weight);
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, Scalar threshold);
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
 Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight);
 Tensor cos(const Tensor& self);

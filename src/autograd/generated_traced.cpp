@@ -44,7 +44,7 @@ std::vector<Tensor> sqrt_backward(const Tensor& grad, const Saved& s) {
 
 std::vector<Tensor> relu_backward(const Tensor& grad, const Saved& s) {
   const Tensor result = s[0];
-  return grads(s.needs(0) ? Tensor(tide::where(tide::gt(result, 0), grad, 0)) : Tensor());
+  return grads(s.needs(0) ? Tensor(tide::threshold_backward(grad, result, 0)) : Tensor());
 }
 
 std::vector<Tensor> sigmoid_backward(const Tensor& grad, const Saved& s) {
@@ -72,6 +72,13 @@ std::vector<Tensor> atan2_backward(const Tensor& grad, const Saved& s) {
 std::vector<Tensor> lerp_Scalar_backward(const Tensor& grad, const Saved& s, Scalar weight) {
   return grads(s.needs(0) ? Tensor(grad * (1 - weight.to_double())) : Tensor(),
                s.needs(1) ? Tensor(grad * weight) : Tensor());
+}
+
+std::vector<Tensor> threshold_backward_backward(const Tensor& grad, const Saved& s,
+                                                Scalar threshold) {
+  const Tensor self = s[0];
+  return grads(s.needs(0) ? Tensor(tide::threshold_backward(grad, self, threshold)) : Tensor(),
+               s.needs(1) ? Tensor(tide::zeros_like(grad)) : Tensor());
 }
 
 std::vector<Tensor> lerp_Tensor_backward(const Tensor& grad, const Saved& s) {
@@ -661,6 +668,19 @@ Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight) {
   untraced([&] { return &detail::lerp_(self, end, weight); });
   rebase_history(self, node);
   return self;
+}
+
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, Scalar threshold) {
+  Tensor result = untraced([&] { return tide::threshold_backward(grad_output, self, threshold); });
+  auto node = make_node("ThresholdBackwardBackward0", {&grad_output, &self},
+                        [threshold](const Tensor& grad, const Saved& s) {
+                          return threshold_backward_backward(grad, s, threshold);
+                        });
+  if (node) {
+    node->save(self);
+    set_history(result, node);
+  }
+  return result;
 }
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {

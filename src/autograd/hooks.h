@@ -97,6 +97,7 @@ Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar
 Tensor& clamp_(Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
 Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight);
 Tensor& lerp_(Tensor& self, const Tensor& end, Scalar weight);
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, Scalar threshold);
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
 Tensor& lerp_(Tensor& self, const Tensor& end, const Tensor& weight);
 Tensor cos(const Tensor& self);

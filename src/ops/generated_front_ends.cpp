@@ -492,6 +492,14 @@ Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, Scalar weig
                                weight, PointwiseDtype::Same, "lerp_out");
 }
 
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, Scalar threshold) {
+  if (TIDE_UNLIKELY(detail::op_intercepted(grad_output, self))) {
+    return autograd::traced::threshold_backward(grad_output, self, threshold);
+  }
+  return detail::pointwise(BinaryOp::ThresholdBackward, {&grad_output, &self},
+                           threshold, PointwiseDtype::Promote, "threshold_backward");
+}
+
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
   if (TIDE_UNLIKELY(detail::op_intercepted(self, end, weight))) {
     return autograd::traced::lerp(self, end, weight);

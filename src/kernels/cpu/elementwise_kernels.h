@@ -16,10 +16,10 @@ namespace tide::kernels {
 // The kernels of the op table's `plan: binary`, `plan: unary_*` and `plan: pointwise` ops.
 // @generated begin kernel-enums (scripts/gen_ops.py from src/ops/ops.yaml)
 enum class BinaryOp : int8_t {
-  Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, Fmod, Remainder, FloorDivide, Fmax,
-  Fmin, Hypot, Logaddexp, Copysign, BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseLeftShift,
-  BitwiseRightShift, ClampMin, ClampMax, DivTrunc, Xlogy, Logaddexp2, Heaviside, Gcd, Lcm,
-  Nextafter, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
+  Add, Sub, Mul, Div, Pow, Maximum, Minimum, Atan2, LerpScalar, ThresholdBackward, Fmod, Remainder,
+  FloorDivide, Fmax, Fmin, Hypot, Logaddexp, Copysign, BitwiseAnd, BitwiseOr, BitwiseXor,
+  BitwiseLeftShift, BitwiseRightShift, ClampMin, ClampMax, DivTrunc, Xlogy, Logaddexp2, Heaviside,
+  Gcd, Lcm, Nextafter, Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
 };
 enum class UnaryOp : int8_t {
   Neg, Abs, Exp, Log, Sqrt, Relu, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh,
@@ -85,6 +85,7 @@ inline bool accepts(UnaryOp op, Dtype d) {
 }
 inline bool accepts(BinaryOp op, Dtype d) {
   switch (op) {
+    case BinaryOp::ThresholdBackward:
     case BinaryOp::Fmod:
     case BinaryOp::Remainder:
     case BinaryOp::FloorDivide:
