@@ -170,6 +170,16 @@ def add_libraries(contents):
     return sorted(machine)
 
 
+def dlopened_cuda_libraries(path):
+    """The CUDA libraries `path` opens with dlopen instead of naming them in DT_NEEDED (libtide's
+    cuBLAS: Note [cuBLAS loaded at first use]), so that the GPU machine's unpack stage looks
+    for them too: their sonames are strings in the file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    names = {m.decode() for m in re.findall(rb"lib[A-Za-z]+\.so\.[0-9]+", data)}
+    return {n for n in names if machine_library_kind(n) == "cuda"}
+
+
 def idx_slice(path, count):
     """The first `count` items of a gzip IDX file (header's count rewritten), gzip again with
     no name or time in it."""
@@ -339,7 +349,8 @@ def pack(build_dir, output, cache_dir, log=print):
     with_bench = add_bench(contents, build_dir)
     mpiexec = cache.get("MPIEXEC_EXECUTABLE")
     add_mpi(contents, mpiexec)
-    machine = add_libraries(contents)
+    machine = sorted(set(add_libraries(contents))
+                     | dlopened_cuda_libraries(os.path.join(build_dir, "src/libtide.so.0")))
 
     ctest = subprocess.run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"],
                            capture_output=True, text=True, check=True).stdout
