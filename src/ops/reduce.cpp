@@ -131,19 +131,20 @@ ReducePlan plan_reduction(const Tensor& a, DimMask mask) {
 /// then the leading ones of the small (N, C) result. A mean of equal-sized means is the mean.
 /// Wider dtypes only: a float16 partial sum would round where the one-pass sum does not.
 /// The mask of the leading reduced dims when `mask` is (reduced..., kept..., reduced...) with
-/// more than one element on each reduced side, else 0.
+/// more than one element on each side, else 0.
 DimMask leading_of_split(const Tensor& x, DimMask mask) {
   if (!x.is_contiguous() || (x.dtype() != kFloat32 && x.dtype() != kFloat64)) return 0;
   const int64_t n = x.dim();
-  int64_t a = 0, b = 0, lead = 1, trail = 1;
+  int64_t a = 0, b = 0, lead = 1, kept = 1, trail = 1;
   while (a < n && reduces(mask, a)) lead *= x.shape()[a++];
   b = a;
-  while (b < n && !reduces(mask, b)) ++b;
+  while (b < n && !reduces(mask, b)) kept *= x.shape()[b++];
   for (int64_t d = b; d < n; ++d) {
     if (!reduces(mask, d)) return 0;
     trail *= x.shape()[d];
   }
-  if (a == 0 || b == n || lead < 2 || trail < 2) return 0;
+  // One element kept (N, 1, H, W): plan_reduction skips size-1 dims and reads it in one pass.
+  if (a == 0 || b == n || lead < 2 || trail < 2 || kept < 2) return 0;
   return (DimMask{1} << a) - 1;
 }
 
