@@ -117,7 +117,7 @@ class Op:
 
     KEYS = {"func", "variants", "plan", "kernel", "dtypes", "bool_error", "autograd", "reflected",
             "where", "python", "doc", "differentiable", "traced_call", "result", "derivatives",
-            "samples", "aliases", "alias_of"}
+            "samples", "aliases", "alias_of", "scalar"}
     VARIANTS = {"function", "method", "detail", "inplace", "out"}
     PLANS = ("unary_same", "unary_float", "binary", "pointwise", "explicit")
     RETURNS = {"Tensor": "Tensor", "Tensor(a!)": "Tensor&",
@@ -517,8 +517,14 @@ def binary_functor_cases(ops):
         if kernel_family(op) != "BinaryOp" or op.kernel in HAND_WRITTEN_BINARY or op.kernel in seen:
             continue
         seen.add(op.kernel)
-        # a pointwise op's Scalar comes in as the binary kernels' alpha
-        param = "{alpha.to<C>()}" if param_init(op) != "{}" else "{}"
+        # a pointwise op's Scalar comes in as the binary kernels' alpha; `scalar: dtype` rounds
+        # it to the operands' dtype first (torch's threshold.to<scalar_t>())
+        if param_init(op) == "{}":
+            param = "{}"
+        elif op.entry.get("scalar") == "dtype":
+            param = "{convert<C>(alpha.to<T>())}"
+        else:
+            param = "{alpha.to<C>()}"
         lines += functor_case(op, "BinaryOp", f"f({op.kernel}Op<C>{param})")
     return lines
 

@@ -72,7 +72,7 @@ void with_binary_functor(BinaryOp op, const Scalar& alpha, const F& f) {
       if constexpr (is_float_type_v<T>) return f(LerpScalarOp<C>{alpha.to<C>()});
       break;
     case BinaryOp::ThresholdBackward:
-      if constexpr (!std::is_same_v<T, bool>) return f(ThresholdBackwardOp<C>{alpha.to<C>()});
+      if constexpr (!std::is_same_v<T, bool>) return f(ThresholdBackwardOp<C>{convert<C>(alpha.to<T>())});
       break;
     case BinaryOp::Fmod:
       if constexpr (!std::is_same_v<T, bool>) return f(FmodOp<C>{});

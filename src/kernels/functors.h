@@ -93,8 +93,8 @@ template <class T> struct LerpScalarOp {
   T weight;
   TIDE_HOST_DEVICE T operator()(T a, T b) const { return lerp(a, b, weight); }
 };
-/// relu's (and threshold's) backward, torch's threshold_backward: the gradient where the input
-/// is above the threshold, else 0 (a NaN input passes its gradient, as torch's).
+/// torch's threshold_backward (relu's derivative): the gradient where the input is above the
+/// threshold, else 0; a NaN input passes its gradient, as torch's.
 template <class T> struct ThresholdBackwardOp {
   T threshold;
   TIDE_HOST_DEVICE T operator()(T grad, T x) const { return x <= threshold ? T(0) : grad; }

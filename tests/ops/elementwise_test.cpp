@@ -604,3 +604,17 @@ TEST(Elementwise, UndefinedOperandsRaise) {
   expect_error([&] { add(undefined, tensor({1.f})); }, {"[add]", "undefined"});
   expect_error([&] { exp(undefined); }, {"[exp]", "undefined"});
 }
+
+TEST(Elementwise, ThresholdBackwardComparesWithTheThresholdInTheOperandsDtype) {
+  // torch rounds the threshold to the dtype first (threshold.to<scalar_t>()): in bfloat16, 0.1
+  // is 0.10009765625, so the input 0.1 (the same bfloat16) is at the threshold and gets 0.
+  // torch 1.13: threshold_backward(ones, [0.1, 0.2, -1, nan], 0.1) is [0, 1, 0, 1] for
+  // bfloat16 and float32 alike.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (Dtype dtype : {kBFloat16, kFloat32}) {
+    SCOPED_TRACE(name(dtype));
+    const Tensor x = tensor({0.1, 0.2, -1.0, nan}).to(dtype);
+    EXPECT_THAT(f32(threshold_backward(ones({4}, dtype), x, 0.1).to(kFloat32)),
+                ElementsAre(0.f, 1.f, 0.f, 1.f));
+  }
+}
