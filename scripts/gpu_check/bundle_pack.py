@@ -172,12 +172,23 @@ def add_libraries(contents):
 
 def dlopened_cuda_libraries(path):
     """The CUDA libraries `path` opens with dlopen instead of naming them in DT_NEEDED (libtide's
-    cuBLAS: Note [cuBLAS loaded at first use]), so that the GPU machine's unpack stage looks
-    for them too: their sonames are strings in the file."""
+    cuBLAS: Note [cuBLAS loaded at first use]) and, found through its RUNPATH, the CUDA
+    libraries those need (cuBLASLt), so that the GPU machine's unpack stage looks for them
+    too. The sonames are strings in the file."""
     with open(path, "rb") as f:
         data = f.read()
     names = {m.decode() for m in re.findall(rb"lib[A-Za-z]+\.so\.[0-9]+", data)}
-    return {n for n in names if machine_library_kind(n) == "cuda"}
+    opened = {n for n in names if machine_library_kind(n) == "cuda"}
+    runpath = re.findall(r"\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[([^\]]*)\]",
+                         elf_deps.readelf(["-d"], path))
+    dirs = [d for entry in runpath for d in entry.split(":") if d]
+    found = set(opened)
+    for soname in opened:
+        where = next((os.path.join(d, soname) for d in dirs
+                      if os.path.exists(os.path.join(d, soname))), None)
+        if where:
+            found |= {s for s, _ in elf_deps.resolve(where) if machine_library_kind(s) == "cuda"}
+    return found
 
 
 def idx_slice(path, count):

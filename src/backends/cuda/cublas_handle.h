@@ -9,7 +9,8 @@
 namespace tide::backends::cuda {
 
 /// Throws for a failed cuBLAS call: OutOfMemoryError for CUBLAS_STATUS_ALLOC_FAILED,
-/// tide::Error otherwise, naming the call, cuBLAS's status name and text and where it was made.
+/// tide::Error otherwise, naming the call as written (through the loaded library's table:
+/// `lib.gemm_ex(...)` is cublasGemmEx), cuBLAS's status name and text and where it was made.
 [[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file,
                                      int line);
 
