@@ -130,7 +130,8 @@ ReducePlan plan_reduction(const Tensor& a, DimMask mask) {
 /// float32/float64 input, two reductions read it in place instead: the trailing dims first,
 /// then the leading ones of the small (N, C) result. A mean of equal-sized means is the mean.
 /// Wider dtypes only: a float16 partial sum would round where the one-pass sum does not.
-/// The mask of the leading reduced dims when `mask` is (reduced..., kept..., reduced...) with
+///
+/// leading_of_split: the mask of the leading reduced dims when `mask` is (reduced..., kept..., reduced...) with
 /// more than one element on each side, else 0.
 DimMask leading_of_split(const Tensor& x, DimMask mask) {
   if (!x.is_contiguous() || (x.dtype() != kFloat32 && x.dtype() != kFloat64)) return 0;
